@@ -1,0 +1,303 @@
+"""Field paths and field errors, rendered exactly as apimachinery 1.30 renders them.
+
+This module owns the vocabulary every rule speaks (`k8s.io/apimachinery/pkg/util/validation/field`):
+a `FieldPath` built with `child`/`index`/`key`, a `FieldError` with a type, a path, a bad value and a
+detail, and the two renderings the API server puts on the wire -- the error body used in
+`details.causes[].message`, and the aggregated message of `apierrors.NewInvalid`.
+
+Value printing follows `(*field.Error).ErrorBody()` of apimachinery v0.30:
+
+* `nil` becomes the *string* ``"null"`` and is then printed like any string, so it shows quoted;
+* int64/int32/float/bool print with ``%v``; strings with ``%q`` (Go quoting);
+* anything else prints with ``%#v``. Go struct literals cannot be reproduced byte for byte, so
+  mappings and lists render as compact JSON (SPEC A.3); a value that Go prints in a known textual
+  form (``[]string{"a", "b"}``, a time) is passed as a `GoText`.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+from decimal import Decimal
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+class ErrorType(enum.Enum):
+    """The field error types; the value is the cause `reason` on the wire."""
+
+    NOT_FOUND = "FieldValueNotFound"
+    REQUIRED = "FieldValueRequired"
+    DUPLICATE = "FieldValueDuplicate"
+    INVALID = "FieldValueInvalid"
+    NOT_SUPPORTED = "FieldValueNotSupported"
+    FORBIDDEN = "FieldValueForbidden"
+    TOO_LONG = "FieldValueTooLong"
+    TOO_MANY = "FieldValueTooMany"
+    INTERNAL = "InternalError"
+    TYPE_INVALID = "FieldValueTypeInvalid"
+
+    @property
+    def text(self) -> str:
+        """`ErrorType.String()`: the words that open an error body."""
+        return _TYPE_TEXT[self]
+
+
+_TYPE_TEXT = {
+    ErrorType.NOT_FOUND: "Not found",
+    ErrorType.REQUIRED: "Required value",
+    ErrorType.DUPLICATE: "Duplicate value",
+    ErrorType.INVALID: "Invalid value",
+    ErrorType.NOT_SUPPORTED: "Unsupported value",
+    ErrorType.FORBIDDEN: "Forbidden",
+    ErrorType.TOO_LONG: "Too long",
+    ErrorType.TOO_MANY: "Too many",
+    ErrorType.INTERNAL: "Internal error",
+    ErrorType.TYPE_INVALID: "Invalid value",
+}
+
+# Types whose body never prints the value (ErrorBody's first case).
+_VALUE_HIDDEN = frozenset({ErrorType.REQUIRED, ErrorType.FORBIDDEN, ErrorType.TOO_LONG, ErrorType.INTERNAL})
+
+
+@dataclass(frozen=True, slots=True)
+class GoText:
+    """A bad value whose Go rendering is known text (a `%#v` slice literal, a `String()` result)."""
+
+    text: str
+
+
+def go_string_slice(values: Iterable[str]) -> GoText:
+    """`%#v` of a Go `[]string`: ``[]string{"bool", "int"}``."""
+    return GoText("[]string{" + ", ".join(go_quote(v) for v in values) + "}")
+
+
+class FieldPath:
+    """A path into an object, printed as Go prints a `*field.Path` (``spec.list[3].name``, ``m[key]``).
+
+    Paths are immutable; `child`, `index` and `key` return new paths. The root of a path with no
+    elements prints as ``<nil>``, as a nil `*field.Path` does.
+    """
+
+    __slots__ = ("_text",)
+
+    def __init__(self, text: str = "") -> None:
+        self._text = text
+
+    def child(self, name: str, *more: str) -> FieldPath:
+        text = self._text
+        for part in (name, *more):
+            text = f"{text}.{part}" if text else part
+        return FieldPath(text)
+
+    def index(self, i: int) -> FieldPath:
+        return FieldPath(f"{self._text}[{i}]")
+
+    def key(self, k: str) -> FieldPath:
+        return FieldPath(f"{self._text}[{k}]")
+
+    def __str__(self) -> str:
+        return self._text or "<nil>"
+
+    def __repr__(self) -> str:
+        return f"FieldPath({self._text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FieldPath) and other._text == self._text
+
+    def __hash__(self) -> int:
+        return hash(self._text)
+
+
+ROOT = FieldPath()
+# ResourceSlice's model check passes a nil *field.Path; it prints as "<nil>".
+NIL_PATH = FieldPath()
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    """One field-level validation error (`field.Error`)."""
+
+    type: ErrorType
+    field: str
+    bad_value: Any = None
+    detail: str = ""
+
+    def body(self) -> str:
+        """`ErrorBody()`: the message without the field, as in `details.causes[].message`."""
+        if self.type in _VALUE_HIDDEN:
+            text = self.type.text
+        else:
+            text = f"{self.type.text}: {go_value(self.bad_value)}"
+        if self.detail:
+            text += f": {self.detail}"
+        return text
+
+    def __str__(self) -> str:
+        """`Error()`: ``<field>: <body>``."""
+        return f"{self.field}: {self.body()}"
+
+    def cause(self) -> dict[str, str]:
+        """The `metav1.StatusCause` of this error."""
+        return {"reason": self.type.value, "message": self.body(), "field": self.field}
+
+
+ErrorList = list[FieldError]
+
+
+# --- constructors (field.Required, field.Invalid, ...) -------------------------------------------
+
+
+def required(path: FieldPath, detail: str = "") -> FieldError:
+    return FieldError(ErrorType.REQUIRED, str(path), "", detail)
+
+
+def invalid(path: FieldPath, value: Any, detail: str) -> FieldError:
+    return FieldError(ErrorType.INVALID, str(path), value, detail)
+
+
+def type_invalid(path: FieldPath, value: Any, detail: str) -> FieldError:
+    return FieldError(ErrorType.TYPE_INVALID, str(path), value, detail)
+
+
+def forbidden(path: FieldPath, detail: str) -> FieldError:
+    return FieldError(ErrorType.FORBIDDEN, str(path), "", detail)
+
+
+def duplicate(path: FieldPath, value: Any) -> FieldError:
+    return FieldError(ErrorType.DUPLICATE, str(path), value)
+
+
+def not_found(path: FieldPath, value: Any) -> FieldError:
+    return FieldError(ErrorType.NOT_FOUND, str(path), value)
+
+
+def not_supported(path: FieldPath, value: Any, valid_values: Sequence[str]) -> FieldError:
+    detail = ""
+    if valid_values:
+        detail = "supported values: " + ", ".join(go_quote(v) for v in valid_values)
+    return FieldError(ErrorType.NOT_SUPPORTED, str(path), value, detail)
+
+
+def too_long_max_length(path: FieldPath, value: Any, max_length: int) -> FieldError:
+    """`field.TooLongMaxLength`: every list and size limit of resource.k8s.io uses it."""
+    detail = f"may not be longer than {max_length}" if max_length >= 0 else "value is too long"
+    return FieldError(ErrorType.TOO_LONG, str(path), value, detail)
+
+
+def too_long(path: FieldPath, value: Any, max_length: int) -> FieldError:
+    """`field.TooLong` (1.30): byte limits such as driver names and the annotation budget."""
+    detail = f"must have at most {max_length} bytes" if max_length >= 0 else "value is too long"
+    return FieldError(ErrorType.TOO_LONG, str(path), value, detail)
+
+
+def too_many(path: FieldPath, actual: int, max_quantity: int) -> FieldError:
+    return FieldError(ErrorType.TOO_MANY, str(path), actual, f"must have at most {max_quantity} items")
+
+
+def internal(path: FieldPath, detail: str) -> FieldError:
+    return FieldError(ErrorType.INTERNAL, str(path), None, detail)
+
+
+# --- the aggregated error of apierrors.NewInvalid ------------------------------------------------
+
+
+def aggregate_message(errors: Sequence[FieldError]) -> str:
+    """`ErrorList.ToAggregate().Error()`: distinct error strings, in order, bracketed when several."""
+    seen: dict[str, None] = {}
+    for error in errors:
+        seen.setdefault(str(error), None)
+    messages = list(seen)
+    if len(messages) == 1:
+        return messages[0]
+    return "[" + ", ".join(messages) + "]"
+
+
+def invalid_message(kind: str, group: str, name: str, errors: Sequence[FieldError]) -> str:
+    """The `message` of `apierrors.NewInvalid(GroupKind, name, errs)`."""
+    qualified = f"{kind}.{group}" if group else kind
+    if not errors:
+        return f"{qualified} {go_quote(name)} is invalid"
+    return f"{qualified} {go_quote(name)} is invalid: {aggregate_message(errors)}"
+
+
+# --- Go value printing --------------------------------------------------------------------------
+
+
+def go_value(value: Any) -> str:
+    """Print a bad value as `ErrorBody()` does (see the module docstring)."""
+    if value is None:
+        return '"null"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return go_float(value)
+    if isinstance(value, str):
+        return go_quote(value)
+    if isinstance(value, GoText):
+        return value.text
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=False, default=str)
+
+
+def go_float(value: float) -> str:
+    """`%v` of a float64: the shortest digits, exponent form when the exponent is < -4 or >= 6 (strconv %g, shortest)."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    if value == 0:
+        return "-0" if math.copysign(1.0, value) < 0 else "0"
+    sign, digit_tuple, exponent = Decimal(repr(value)).normalize().as_tuple()
+    digits = "".join(map(str, digit_tuple))
+    point = len(digits) + int(exponent)  # digits before the decimal point
+    scientific = point - 1
+    prefix = "-" if sign else ""
+    if scientific < -4 or scientific >= 6:
+        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        return f"{prefix}{mantissa}e{'-' if scientific < 0 else '+'}{abs(scientific):02d}"
+    if point <= 0:
+        return f"{prefix}0.{'0' * -point}{digits}"
+    if point >= len(digits):
+        return prefix + digits + "0" * (point - len(digits))
+    return f"{prefix}{digits[:point]}.{digits[point:]}"
+
+
+def go_quote(text: str) -> str:
+    """`strconv.Quote`: double-quoted, Go escapes, printable Unicode kept as is."""
+    out = ['"']
+    for char in text:
+        code = ord(char)
+        if char == '"':
+            out.append('\\"')
+        elif char == "\\":
+            out.append("\\\\")
+        elif char in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[char])
+        elif 0xD800 <= code <= 0xDFFF:
+            # A lone surrogate is not valid UTF-8; Go prints the replacement for invalid bytes.
+            out.append("\\ufffd")
+        elif char.isprintable() or char == " ":
+            out.append(char)
+        elif code < 0x80:
+            out.append(f"\\x{code:02x}")
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    out.append('"')
+    return "".join(out)
+
+
+_SHORT_ESCAPES = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\v": "\\v",
+}

@@ -1,0 +1,162 @@
+"""Name checks of apimachinery 1.30 (`k8s.io/apimachinery/pkg/util/validation`) with their exact texts.
+
+The `is_*` functions return the list of messages Go returns (empty when valid); the `validate_*`
+functions turn them into field errors at a path, as the API server's validators do.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from webhook.field import ErrorList, FieldPath, invalid, required, too_long
+
+DNS1123_LABEL_MAX_LENGTH: Final = 63
+DNS1123_SUBDOMAIN_MAX_LENGTH: Final = 253
+QUALIFIED_NAME_MAX_LENGTH: Final = 63
+LABEL_VALUE_MAX_LENGTH: Final = 63
+# ValidateCSIDriverName: a driver name is at most 63 bytes, checked before the DNS rules.
+CSI_DRIVER_NAME_MAX_LENGTH: Final = 63
+
+_DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+_DNS1123_SUBDOMAIN_FMT = _DNS1123_LABEL_FMT + r"(\." + _DNS1123_LABEL_FMT + ")*"
+_QUALIFIED_NAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+_LABEL_VALUE_FMT = "(" + _QUALIFIED_NAME_FMT + ")?"
+
+_DNS1123_LABEL_RE = re.compile(_DNS1123_LABEL_FMT)
+_DNS1123_SUBDOMAIN_RE = re.compile(_DNS1123_SUBDOMAIN_FMT)
+_QUALIFIED_NAME_RE = re.compile(_QUALIFIED_NAME_FMT)
+_LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
+
+DNS1123_LABEL_MSG: Final = (
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+    "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
+    "validation is '" + _DNS1123_LABEL_FMT + "')"
+)
+DNS1123_SUBDOMAIN_MSG: Final = (
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+    "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
+    "validation is '" + _DNS1123_SUBDOMAIN_FMT + "')"
+)
+QUALIFIED_NAME_MSG: Final = (
+    "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation "
+    "is '" + _QUALIFIED_NAME_FMT + "')"
+)
+LABEL_VALUE_MSG: Final = (
+    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "
+    "and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+    "'12345', regex used for validation is '" + _LABEL_VALUE_FMT + "')"
+)
+EMPTY_MSG: Final = "must be non-empty"
+
+
+def max_len_msg(length: int) -> str:
+    return f"must be no more than {length} characters"
+
+
+def byte_length(value: str) -> int:
+    """Length of the Go string, which counts UTF-8 bytes, not characters."""
+    return len(value.encode("utf-8", "surrogatepass"))
+
+
+def is_dns1123_label(value: str) -> list[str]:
+    errs = []
+    if byte_length(value) > DNS1123_LABEL_MAX_LENGTH:
+        errs.append(max_len_msg(DNS1123_LABEL_MAX_LENGTH))
+    if not _DNS1123_LABEL_RE.fullmatch(value):
+        # From 1.27 on, a value that is a valid subdomain fails only because of its dots.
+        if _DNS1123_SUBDOMAIN_RE.fullmatch(value):
+            errs.append("must not contain dots")
+        else:
+            errs.append(DNS1123_LABEL_MSG)
+    return errs
+
+
+def is_dns1123_subdomain(value: str) -> list[str]:
+    errs = []
+    if byte_length(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(max_len_msg(DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
+        errs.append(DNS1123_SUBDOMAIN_MSG)
+    return errs
+
+
+def is_qualified_name(value: str) -> list[str]:
+    parts = value.split("/")
+    if len(parts) == 1:
+        name = parts[0]
+        errs: list[str] = []
+    elif len(parts) == 2:
+        prefix, name = parts
+        errs = []
+        if not prefix:
+            errs.append("prefix part " + EMPTY_MSG)
+        else:
+            errs.extend("prefix part " + msg for msg in is_dns1123_subdomain(prefix))
+    else:
+        return [
+            "a qualified name "
+            + QUALIFIED_NAME_MSG
+            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+        ]
+    if not name:
+        errs.append("name part " + EMPTY_MSG)
+    elif byte_length(name) > QUALIFIED_NAME_MAX_LENGTH:
+        errs.append("name part " + max_len_msg(QUALIFIED_NAME_MAX_LENGTH))
+    if not _QUALIFIED_NAME_RE.fullmatch(name):
+        errs.append("name part " + QUALIFIED_NAME_MSG)
+    return errs
+
+
+def is_valid_label_value(value: str) -> list[str]:
+    errs = []
+    if byte_length(value) > LABEL_VALUE_MAX_LENGTH:
+        errs.append(max_len_msg(LABEL_VALUE_MAX_LENGTH))
+    if not _LABEL_VALUE_RE.fullmatch(value):
+        errs.append(LABEL_VALUE_MSG)
+    return errs
+
+
+def mask_trailing_dash(name: str) -> str:
+    """apimachinery's `maskTrailingDash`: generateName may end in '-'; Go replaces the last two
+    characters by one 'a' (so one character is dropped), and so do we."""
+    if len(name) > 1 and name.endswith("-"):
+        return name[:-2] + "a"
+    return name
+
+
+def name_is_dns_subdomain(name: str, prefix: bool) -> list[str]:
+    """`NameIsDNSSubdomain`, the name check of every kind in resource.k8s.io."""
+    if prefix:
+        name = mask_trailing_dash(name)
+    return is_dns1123_subdomain(name)
+
+
+def validate_dns_subdomain(value: str, path: FieldPath) -> ErrorList:
+    """Each subdomain message as its own Invalid error (node names, class names, ...)."""
+    return [invalid(path, value, msg) for msg in is_dns1123_subdomain(value)]
+
+
+def validate_dns_label(value: str, path: FieldPath) -> ErrorList:
+    return [invalid(path, value, msg) for msg in is_dns1123_label(value)]
+
+
+def validate_node_name(value: str, path: FieldPath) -> ErrorList:
+    """`validateNodeName`: a node name is a DNS subdomain."""
+    return validate_dns_subdomain(value, path)
+
+
+def validate_csi_driver_name(value: str, path: FieldPath) -> ErrorList:
+    """`ValidateCSIDriverName`, used for every driver name in resource.k8s.io.
+
+    Empty gives Required *and* Invalid (the empty string also fails the regex); Go lower-cases the
+    driver name before the DNS check, so upper-case letters pass.
+    """
+    errs: ErrorList = []
+    if not value:
+        errs.append(required(path, ""))
+    if byte_length(value) > CSI_DRIVER_NAME_MAX_LENGTH:
+        errs.append(too_long(path, value, CSI_DRIVER_NAME_MAX_LENGTH))
+    errs.extend(invalid(path, value, msg) for msg in is_dns1123_subdomain(value.lower()))
+    return errs

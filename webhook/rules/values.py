@@ -1,0 +1,48 @@
+"""Reading decoded JSON the way Go's decoder fills a typed struct.
+
+`null` and an absent key both give the zero value. A value of the wrong JSON type also reads as the
+zero value here: the structural check (`webhook.schemas`) reports wrong types before any rule runs,
+so these readers only keep the rules from crashing on input that the structural check let through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+_EMPTY_MAP: Mapping[str, Any] = {}
+
+
+def mapping(value: Any) -> Mapping[str, Any]:
+    """An object field (a struct, or a pointer to one read as a struct): `{}` when null or absent."""
+    return value if isinstance(value, Mapping) else _EMPTY_MAP
+
+
+def optional_mapping(value: Any) -> Mapping[str, Any] | None:
+    """A pointer-to-struct field: None when null or absent, so that `{}` and absent stay distinct."""
+    return value if isinstance(value, Mapping) else None
+
+
+def sequence(value: Any) -> Sequence[Any]:
+    """A list field: `[]` when null or absent."""
+    return value if isinstance(value, list) else []
+
+
+def text(value: Any) -> str:
+    """A string field: `""` when null or absent."""
+    return value if isinstance(value, str) else ""
+
+
+def flag(value: Any) -> bool:
+    """A bool field: false when null or absent."""
+    return value if isinstance(value, bool) else False
+
+
+def integer(value: Any) -> int:
+    """An integer field: 0 when null or absent."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def string_map(value: Any) -> Mapping[str, str]:
+    """A map[string]string (labels, annotations): non-string values read as ""."""
+    return {str(k): text(v) for k, v in mapping(value).items()}
