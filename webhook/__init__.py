@@ -9,6 +9,20 @@ judgement is served over HTTPS (`dra-webhook serve`), offline on files (`dra-web
     >>> review({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {...}})
 """
 
-from webhook.admission import review
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from webhook.admission import review
 
 __all__ = ["review"]
+
+
+def __getattr__(name: str) -> Any:
+    # Imported on first use, so that `import webhook.field` does not load the whole service.
+    if name == "review":
+        from webhook.admission import review
+
+        return review
+    raise AttributeError(f"module 'webhook' has no attribute {name!r}")

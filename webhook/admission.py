@@ -1,0 +1,410 @@
+"""The AdmissionReview bridge: envelope in (v1 and v1beta1), dispatch to the rules, verdict out.
+
+This is the only module that knows the AdmissionReview envelope. It never sees HTTP: the server
+hands it bytes and gets back bytes (or an `UnreadableReview`, which the server turns into a 4xx);
+the offline commands and `review()` hand it dicts.
+
+Three families of answer, never mixed (DESIGN):
+* the request cannot be read -> `UnreadableReview` (an HTTP 4xx, no verdict);
+* the request is read -> an AdmissionReview verdict: allowed, or denied like `apierrors.NewInvalid`;
+* judging it crashed -> an AdmissionReview with code 500 InternalError, uid kept, stack logged once.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from webhook.field import ErrorList, FieldError, invalid_message
+from webhook.rules import REGISTRY, GroupVersionKind, KindRules
+from webhook.rules.policy import NamespacePolicy, check_namespace_policy
+from webhook.schemas import StructuralChecker
+from webhook.settings import Enforcement, PolicySettings, UnknownKindPolicy
+
+log = logging.getLogger("webhook.admission")
+
+SUPPORTED_API_VERSIONS: Final = ("admission.k8s.io/v1", "admission.k8s.io/v1beta1")
+DRA_GROUP: Final = "resource.k8s.io"
+# kube-apiserver drops a warning with control characters and truncates each to 256 characters once
+# their total passes 4096 (SPEC A.3): keep ours printable, short and few.
+MAX_WARNING_CHARS: Final = 256
+MAX_WARNINGS: Final = 16
+
+Operation = Literal["CREATE", "UPDATE", "DELETE", "CONNECT"]
+
+
+class UnreadableReview(ValueError):
+    """The request is not a readable AdmissionReview: answered with an HTTP error, not a verdict."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+# --- the envelope ---------------------------------------------------------------------------------
+
+
+class _Envelope(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
+
+
+class ReviewKind(_Envelope):
+    group: str = ""
+    version: str
+    kind: str
+
+    def gvk(self) -> GroupVersionKind:
+        return GroupVersionKind(self.group, self.version, self.kind)
+
+
+class UserInfo(_Envelope):
+    username: str = ""
+    uid: str = ""
+    groups: tuple[str, ...] | None = None
+
+
+class AdmissionRequest(_Envelope):
+    uid: str = Field(min_length=1)
+    kind: ReviewKind
+    sub_resource: str = Field("", alias="subResource")
+    name: str = ""
+    namespace: str = ""
+    operation: Operation
+    user_info: UserInfo | None = Field(None, alias="userInfo")
+    object: Any = None
+    old_object: Any = Field(None, alias="oldObject")
+    dry_run: bool | None = Field(None, alias="dryRun")
+
+
+class AdmissionReview(_Envelope):
+    api_version: str = Field(alias="apiVersion")
+    request: AdmissionRequest
+
+
+# --- verdicts ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The judgement of one request, before it is wrapped in an AdmissionReview."""
+
+    allowed: bool
+    status: Mapping[str, Any] | None = None
+    warnings: tuple[str, ...] = ()
+    errors: tuple[FieldError, ...] = ()  # the causes of a denial (or of warn-mode warnings)
+    internal_error: bool = False
+
+    @property
+    def code(self) -> int:
+        if self.status is None:
+            return 200
+        return int(self.status.get("code", 200))
+
+    def response(self, uid: str) -> dict[str, Any]:
+        response: dict[str, Any] = {"uid": uid, "allowed": self.allowed}
+        if self.status is not None:
+            response["status"] = self.status
+        if self.warnings:
+            response["warnings"] = list(self.warnings)
+        return response
+
+
+def allowed(warnings: Sequence[str] = ()) -> Verdict:
+    return Verdict(True, warnings=tidy_warnings(warnings))
+
+
+def denied_invalid(
+    kind: str, name: str, errors: Sequence[FieldError], warnings: Sequence[str] = ()
+) -> Verdict:
+    """A denial shaped exactly like the API server's `apierrors.NewInvalid` (HTTP 422, reason Invalid)."""
+    details: dict[str, Any] = {}
+    if name:
+        details["name"] = name
+    details["group"] = DRA_GROUP
+    details["kind"] = kind
+    details["causes"] = [error.cause() for error in errors]
+    status = {
+        "metadata": {},
+        "status": "Failure",
+        "message": invalid_message(kind, DRA_GROUP, name, errors),
+        "reason": "Invalid",
+        "details": details,
+        "code": 422,
+    }
+    return Verdict(False, status=status, warnings=tidy_warnings(warnings), errors=tuple(errors))
+
+
+def denied(code: int, reason: str, message: str, warnings: Sequence[str] = ()) -> Verdict:
+    """A denial that is not a field validation (a request we can read but refuse as a whole)."""
+    status = {"metadata": {}, "status": "Failure", "message": message, "reason": reason, "code": code}
+    return Verdict(False, status=status, warnings=tidy_warnings(warnings))
+
+
+def errored(message: str) -> Verdict:
+    """Judging crashed: a 500 InternalError answer with a short message and no stack trace."""
+    status = {"metadata": {}, "status": "Failure", "message": message, "reason": "InternalError", "code": 500}
+    return Verdict(False, status=status, internal_error=True)
+
+
+def tidy_warnings(warnings: Sequence[str]) -> tuple[str, ...]:
+    """Printable, at most 256 characters each, at most 16, duplicates dropped (SPEC A.3)."""
+    tidy: dict[str, None] = {}
+    for warning in warnings:
+        printable = "".join(char if unicodedata.category(char)[0] != "C" else " " for char in warning).strip()
+        if len(printable) > MAX_WARNING_CHARS:
+            printable = printable[: MAX_WARNING_CHARS - 3] + "..."
+        if printable:
+            tidy.setdefault(printable, None)
+    kept = list(tidy)
+    if len(kept) > MAX_WARNINGS:
+        omitted = len(kept) - (MAX_WARNINGS - 1)
+        kept = [*kept[: MAX_WARNINGS - 1], f"dra-webhook: {omitted} more warnings omitted"]
+    return tuple(kept)
+
+
+# --- the judge ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """What the rules found about one object: errors (deny) and warnings (allow, but say)."""
+
+    errors: ErrorList = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Judge:
+    """Everything static that judging needs, built once at start-up and shared by every request."""
+
+    policy: PolicySettings
+    namespace_policy: NamespacePolicy
+    structural: StructuralChecker | None
+    registry: Mapping[GroupVersionKind, KindRules] = field(default_factory=lambda: REGISTRY)
+
+    @classmethod
+    def build(cls, policy: PolicySettings | None = None) -> Judge:
+        policy = policy or PolicySettings()
+        structural = StructuralChecker.load() if policy.structural_check else None
+        return cls(policy=policy, namespace_policy=namespace_policy_from(policy), structural=structural)
+
+    # -- objects ---------------------------------------------------------------------------------
+
+    def judge_object(
+        self,
+        rules: KindRules,
+        *,
+        operation: str,
+        subresource: str,
+        obj: Any,
+        old_obj: Any = None,
+    ) -> Judgement:
+        """Judge one object of a known kind: structure first, then the API server's rules, then
+        the webhook's own namespace policy."""
+        gvk = rules.gvk
+        if self.structural is not None:
+            report = self.structural.check(gvk, obj)
+            if operation == "UPDATE" and old_obj is not None and not report.errors:
+                old_report = self.structural.check(gvk, old_obj)
+                if old_report.errors:
+                    # A broken old object cannot be compared with; say so at its paths.
+                    return Judgement(
+                        errors=[_in_old_object(error) for error in old_report.errors],
+                        warnings=list(report.warnings),
+                    )
+            if report.errors:
+                # The API server could not even decode this object: no rule would have run.
+                return Judgement(errors=list(report.errors), warnings=list(report.warnings))
+            warnings = list(report.warnings)
+        else:
+            warnings = []
+        if not isinstance(obj, Mapping) or (operation == "UPDATE" and not isinstance(old_obj, Mapping)):
+            raise TypeError("objects must be JSON objects")  # unreachable with the structural check on
+
+        if operation == "CREATE":
+            errors = rules.validate_create(obj)
+        elif subresource == "status" and rules.validate_status_update is not None:
+            errors = rules.validate_status_update(obj, old_obj)
+        else:
+            errors = rules.validate_update(obj, old_obj)
+
+        if subresource != "status":
+            findings = check_namespace_policy(gvk, obj, self.namespace_policy)
+            errors = [*errors, *findings.errors]
+            warnings.extend(findings.warnings)
+        return Judgement(errors=errors, warnings=warnings)
+
+    # -- requests --------------------------------------------------------------------------------
+
+    def judge(self, request: AdmissionRequest) -> Verdict:
+        """The verdict for one readable request. Never raises: a crash is an `errored` verdict."""
+        try:
+            return self._judge(request)
+        except Exception:
+            log.exception(
+                "internal error while judging",
+                extra={"uid": request.uid, "kind": request.kind.kind, "operation": request.operation},
+            )
+            return errored(
+                f"dra-webhook: internal error while validating request {request.uid}; see the webhook log"
+            )
+
+    def _judge(self, request: AdmissionRequest) -> Verdict:
+        gvk = request.kind.gvk()
+        if request.operation in ("DELETE", "CONNECT"):
+            # The API server has no delete or connect validation for these kinds.
+            return allowed()
+        rules = self.registry.get(gvk)
+        if rules is None:
+            return self._unknown_kind(gvk)
+        subresource = request.sub_resource
+        if subresource not in ("", *rules.subresources):
+            return self._unknown_kind(gvk, subresource=subresource)
+
+        obj, old_obj = request.object, request.old_object
+        missing = _missing_objects(request)
+        if missing:
+            return denied(400, "BadRequest", missing)
+        mismatch = _kind_mismatch(gvk, obj) or (
+            request.operation == "UPDATE" and _kind_mismatch(gvk, old_obj)
+        )
+        if mismatch:
+            return denied(400, "BadRequest", mismatch)
+
+        judgement = self.judge_object(
+            rules, operation=request.operation, subresource=subresource, obj=obj, old_obj=old_obj
+        )
+        if not judgement.errors:
+            return allowed(judgement.warnings)
+        name = _object_name(obj) or request.name
+        if self.policy.enforcement_for(gvk.kind) is Enforcement.WARN:
+            as_warnings = [f"{gvk.kind} {name!r} would be denied: {error}" for error in judgement.errors]
+            return Verdict(
+                True,
+                warnings=tidy_warnings([*as_warnings, *judgement.warnings]),
+                errors=tuple(judgement.errors),
+            )
+        return denied_invalid(gvk.kind, name, judgement.errors, judgement.warnings)
+
+    def _unknown_kind(self, gvk: GroupVersionKind, *, subresource: str = "") -> Verdict:
+        what = f"{gvk}" + (f" (subresource {subresource!r})" if subresource else "")
+        if self.policy.unknown_kind is UnknownKindPolicy.DENY:
+            return denied(
+                403,
+                "Forbidden",
+                f"dra-webhook does not validate {what} and its unknown-kind policy is deny",
+            )
+        return allowed([f"dra-webhook: {what} is not validated by this webhook"])
+
+
+def namespace_policy_from(policy: PolicySettings) -> NamespacePolicy:
+    return NamespacePolicy(
+        enabled=policy.namespace_rules,
+        class_reference_scope=policy.class_reference_scope,
+        claim_reference_namespace=policy.claim_reference_namespace,
+    ).with_scopes({(group, kind): namespaced for group, kind, namespaced in policy.extra_scopes})
+
+
+def _missing_objects(request: AdmissionRequest) -> str:
+    if request.object is None:
+        return f"request.object is required for {request.operation}"
+    if request.operation == "UPDATE" and request.old_object is None:
+        return "request.oldObject is required for UPDATE"
+    return ""
+
+
+def _kind_mismatch(gvk: GroupVersionKind, obj: Any) -> str:
+    """An object whose apiVersion/kind disagree with request.kind cannot be judged as that kind."""
+    if not isinstance(obj, Mapping):
+        return ""  # the structural check reports the type
+    api_version, kind = obj.get("apiVersion"), obj.get("kind")
+    expected_version = f"{gvk.group}/{gvk.version}" if gvk.group else gvk.version
+    if (api_version is not None and api_version != expected_version) or (
+        kind is not None and kind != gvk.kind
+    ):
+        return f"object is {api_version}, Kind={kind} but request.kind is {expected_version}, Kind={gvk.kind}"
+    return ""
+
+
+def _object_name(obj: Any) -> str:
+    if isinstance(obj, Mapping):
+        metadata = obj.get("metadata")
+        if isinstance(metadata, Mapping) and isinstance(metadata.get("name"), str):
+            return str(metadata["name"])
+    return ""
+
+
+def _in_old_object(error: FieldError) -> FieldError:
+    return FieldError(error.type, f"oldObject.{error.field}", error.bad_value, error.detail)
+
+
+# --- parsing and answering --------------------------------------------------------------------------
+
+
+def parse_review(body: bytes | str | Mapping[str, Any]) -> AdmissionReview:
+    """Read an AdmissionReview from bytes or a decoded dict, or raise `UnreadableReview` (400)."""
+    if isinstance(body, Mapping):
+        document: Any = body
+    else:
+        try:
+            document = orjson.loads(body)
+        except orjson.JSONDecodeError as error:
+            raise UnreadableReview(400, f"request body is not valid JSON: {error}") from None
+    if not isinstance(document, Mapping):
+        raise UnreadableReview(400, "request body must be a JSON object (an AdmissionReview)")
+    api_version = document.get("apiVersion")
+    if api_version not in SUPPORTED_API_VERSIONS:
+        raise UnreadableReview(
+            400,
+            f"unsupported AdmissionReview apiVersion {api_version!r}; expected one of "
+            + ", ".join(SUPPORTED_API_VERSIONS),
+        )
+    if document.get("kind") != "AdmissionReview":
+        raise UnreadableReview(400, f"expected kind AdmissionReview, got {document.get('kind')!r}")
+    if not isinstance(document.get("request"), Mapping):
+        raise UnreadableReview(400, "AdmissionReview has no request")
+    try:
+        return AdmissionReview.model_validate(document)
+    except ValidationError as error:
+        raise UnreadableReview(400, "invalid AdmissionReview: " + _first_problem(error)) from None
+
+
+def _first_problem(error: ValidationError) -> str:
+    problems = error.errors(include_url=False, include_input=False)
+    first = problems[0]
+    location = ".".join(str(part) for part in first["loc"])
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"{location}: {first['msg']}{more}"
+
+
+def review_response(review: AdmissionReview, verdict: Verdict) -> dict[str, Any]:
+    """The AdmissionReview answer: same apiVersion, kind AdmissionReview, uid echoed."""
+    return {
+        "apiVersion": review.api_version,
+        "kind": "AdmissionReview",
+        "response": verdict.response(review.request.uid),
+    }
+
+
+def review(document: Mapping[str, Any], *, judge: Judge | None = None) -> dict[str, Any]:
+    """Judge one AdmissionReview given as a dict and return the AdmissionReview answer as a dict.
+
+    The offline twin of `POST /validate`: the same parsing, rules and verdicts. Raises
+    `UnreadableReview` (a `ValueError`) where the server would answer with an HTTP 4xx.
+    """
+    parsed = parse_review(document)
+    return review_response(parsed, (judge or default_judge()).judge(parsed.request))
+
+
+@functools.cache
+def default_judge() -> Judge:
+    """The judge with default settings, built on first use (loading the schemas takes a moment)."""
+    return Judge.build()

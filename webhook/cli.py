@@ -1,0 +1,215 @@
+"""The command line: flags and environment become `Settings`, and each subcommand runs one thing.
+
+    dra-webhook serve      serve HTTPS (development certificates generated on first run)
+    dra-webhook review     judge AdmissionReview JSON files, print the answers
+
+Each subcommand is one `_add_<name>` function that declares its flags and sets its runner. Every
+flag of `serve` can also be set by a `DRA_WEBHOOK_<FLAG>` environment variable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+from webhook.settings import (
+    DEFAULT_CERT_DIR,
+    DEFAULT_GRACE_PERIOD_SECONDS,
+    DEFAULT_HOST,
+    DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_PORT,
+    ENV_PREFIX,
+    PolicySettings,
+    Settings,
+    UnknownKindPolicy,
+    env_default,
+)
+
+EXIT_ALLOWED: Final = 0
+EXIT_DENIED: Final = 1
+EXIT_UNREADABLE: Final = 2
+
+Runner = Callable[[argparse.Namespace], int]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    runner: Runner = args.run
+    return runner(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dra-webhook",
+        description="Validating admission webhook for Kubernetes resource.k8s.io/v1alpha2 (DRA), "
+        "exact to kube-apiserver 1.30.",
+    )
+    subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_serve(subcommands)
+    _add_review(subcommands)
+    return parser
+
+
+# --- serve ------------------------------------------------------------------------------------------
+
+
+def _add_serve(subcommands: Any) -> None:
+    serve = subcommands.add_parser(
+        "serve",
+        help="serve the webhook over HTTPS",
+        description="Serve POST /validate over HTTPS. Every flag can also be set by the environment "
+        f"variable {ENV_PREFIX}<FLAG> (e.g. {ENV_PREFIX}PORT=9443).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    serve.add_argument("--host", default=env_default("host", DEFAULT_HOST), help="address to listen on")
+    serve.add_argument(
+        "--port", type=int, default=int(env_default("port", str(DEFAULT_PORT)) or DEFAULT_PORT), help="port"
+    )
+    serve.add_argument(
+        "--cert-dir",
+        type=Path,
+        default=Path(env_default("cert_dir", str(DEFAULT_CERT_DIR)) or DEFAULT_CERT_DIR),
+        help="directory with tls.crt and tls.key (a mounted TLS Secret); development certificates "
+        "(ca.crt, tls.crt, tls.key) are generated here when it holds none",
+    )
+    serve.add_argument(
+        "--no-generate-certs",
+        action="store_true",
+        default=_env_flag("no_generate_certs"),
+        help="fail instead of generating development certificates when --cert-dir holds none",
+    )
+    serve.add_argument(
+        "--client-ca",
+        type=Path,
+        default=_env_path("client_ca"),
+        help="require client certificates signed by this CA (mTLS: only the apiserver may call)",
+    )
+    serve.add_argument(
+        "--max-body-bytes",
+        type=int,
+        default=int(env_default("max_body_bytes", str(DEFAULT_MAX_BODY_BYTES)) or DEFAULT_MAX_BODY_BYTES),
+        help="largest request body accepted (413 beyond it)",
+    )
+    serve.add_argument(
+        "--grace-period",
+        type=float,
+        default=float(env_default("grace_period", str(DEFAULT_GRACE_PERIOD_SECONDS)) or 10),
+        help="seconds in-flight reviews get to finish after SIGTERM",
+    )
+    _add_policy_flags(serve)
+    serve.add_argument(
+        "--log-level", default=env_default("log_level", "info"), help="debug, info, warning, error"
+    )
+    serve.set_defaults(run=_run_serve)
+
+
+def _add_policy_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--unknown-kind",
+        choices=[policy.value for policy in UnknownKindPolicy],
+        default=env_default("unknown_kind", UnknownKindPolicy.ALLOW.value),
+        help="answer for kinds this webhook does not validate: allow (with a warning) or deny",
+    )
+    parser.add_argument(
+        "--no-namespace-rules",
+        action="store_true",
+        default=_env_flag("no_namespace_rules"),
+        help="turn off the webhook's own namespace rules for parametersRef (SPEC Part C)",
+    )
+
+
+def _policy_from(args: argparse.Namespace) -> PolicySettings:
+    return PolicySettings(
+        namespace_rules=not args.no_namespace_rules,
+        unknown_kind=UnknownKindPolicy(args.unknown_kind),
+    )
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    from webhook.server import serve
+
+    _configure_logging(args.log_level)
+    settings = Settings(
+        host=args.host,
+        port=args.port,
+        cert_dir=args.cert_dir,
+        client_ca_file=args.client_ca,
+        generate_dev_certs=not args.no_generate_certs,
+        max_body_bytes=args.max_body_bytes,
+        grace_period_seconds=args.grace_period,
+        policy=_policy_from(args),
+    )
+    serve(settings)
+    return 0
+
+
+# --- review -----------------------------------------------------------------------------------------
+
+
+def _add_review(subcommands: Any) -> None:
+    review = subcommands.add_parser(
+        "review",
+        help="judge AdmissionReview JSON files offline and print the answers",
+        description="Read AdmissionReview JSON (files, or - for stdin) and print the AdmissionReview "
+        "answer of each, as the server would give it. Exit 0: all allowed; 1: any denied; "
+        "2: unreadable input.",
+    )
+    review.add_argument(
+        "files", nargs="*", default=["-"], metavar="FILE", help="AdmissionReview JSON; - is stdin"
+    )
+    review.add_argument("--compact", action="store_true", help="one answer per line instead of indented JSON")
+    _add_policy_flags(review)
+    review.set_defaults(run=_run_review)
+
+
+def _run_review(args: argparse.Namespace) -> int:
+    from webhook.admission import Judge, UnreadableReview, parse_review, review_response
+
+    judge = Judge.build(_policy_from(args))
+    exit_code = EXIT_ALLOWED
+    option = 0 if args.compact else orjson.OPT_INDENT_2
+    for name in args.files:
+        try:
+            body = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+            parsed = parse_review(body)
+        except OSError as error:
+            print(f"{name}: cannot read: {error.strerror or error}", file=sys.stderr)
+            exit_code = EXIT_UNREADABLE
+            continue
+        except UnreadableReview as unreadable:
+            print(f"{name}: {unreadable.reason}", file=sys.stderr)
+            exit_code = EXIT_UNREADABLE
+            continue
+        verdict = judge.judge(parsed.request)
+        sys.stdout.buffer.write(orjson.dumps(review_response(parsed, verdict), option=option) + b"\n")
+        if not verdict.allowed and exit_code == EXIT_ALLOWED:
+            exit_code = EXIT_DENIED
+    sys.stdout.flush()
+    return exit_code
+
+
+# --- shared -----------------------------------------------------------------------------------------
+
+
+def _env_flag(name: str) -> bool:
+    return (env_default(name, "") or "").lower() in ("1", "true", "yes", "on")
+
+
+def _env_path(name: str) -> Path | None:
+    value = env_default(name)
+    return Path(value) if value else None
+
+
+def _configure_logging(level: str) -> None:
+    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
