@@ -19,9 +19,9 @@ from __future__ import annotations
 import enum
 import json
 import math
-from decimal import Decimal
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 
@@ -244,7 +244,7 @@ def go_value(value: Any) -> str:
 
 
 def go_float(value: float) -> str:
-    """`%v` of a float64: the shortest digits, exponent form when the exponent is < -4 or >= 6 (strconv %g, shortest)."""
+    """`%v` of a float64 (strconv %g, shortest): exponent form when the exponent is < -4 or >= 6."""
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):

@@ -24,7 +24,11 @@ class GroupVersionKind:
     kind: str
 
     def __str__(self) -> str:
-        return f"{self.group}/{self.version}, Kind={self.kind}" if self.group else f"{self.version}, Kind={self.kind}"
+        return (
+            f"{self.group}/{self.version}, Kind={self.kind}"
+            if self.group
+            else f"{self.version}, Kind={self.kind}"
+        )
 
 
 @dataclass(frozen=True, slots=True)
