@@ -55,6 +55,18 @@ def max_len_msg(length: int) -> str:
     return f"must be no more than {length} characters"
 
 
+def go_to_lower(value: str) -> str:
+    """`strings.ToLower`: Unicode *simple* case mapping, one rune for one rune.
+
+    Python's `str.lower` uses the full mapping, which differs for one letter only: U+0130 (capital I
+    with dot above) becomes "i" in Go but "i" plus a combining dot in Python. Lower-casing rune by
+    rune also keeps Python's final-sigma rule out, which Go does not have.
+    """
+    if value.isascii():
+        return value.lower()
+    return "".join("i" if char == "\u0130" else char.lower() for char in value)
+
+
 def byte_length(value: str) -> int:
     """Length of the Go string, which counts UTF-8 bytes, not characters."""
     return len(value.encode("utf-8", "surrogatepass"))
@@ -120,9 +132,14 @@ def is_valid_label_value(value: str) -> list[str]:
 
 def mask_trailing_dash(name: str) -> str:
     """apimachinery's `maskTrailingDash`: generateName may end in '-'; Go replaces the last two
-    characters by one 'a' (so one character is dropped), and so do we."""
-    if len(name) > 1 and name.endswith("-"):
-        return name[:-2] + "a"
+    *bytes* by one 'a' (so one byte is dropped), and so do we.
+
+    When the dropped byte belongs to a multi-byte character, Go is left with a stray byte that fails
+    every name regex; it is kept here as a surrogate escape, which fails them too.
+    """
+    encoded = name.encode("utf-8", "surrogatepass")
+    if len(encoded) > 1 and encoded.endswith(b"-"):
+        return (encoded[:-2] + b"a").decode("utf-8", "surrogateescape")
     return name
 
 
@@ -158,5 +175,5 @@ def validate_csi_driver_name(value: str, path: FieldPath) -> ErrorList:
         errs.append(required(path, ""))
     if byte_length(value) > CSI_DRIVER_NAME_MAX_LENGTH:
         errs.append(too_long(path, value, CSI_DRIVER_NAME_MAX_LENGTH))
-    errs.extend(invalid(path, value, msg) for msg in is_dns1123_subdomain(value.lower()))
+    errs.extend(invalid(path, value, msg) for msg in is_dns1123_subdomain(go_to_lower(value)))
     return errs

@@ -1,0 +1,505 @@
+"""ObjectMeta on create and update, exactly as kube-apiserver 1.30 checks it for resource.k8s.io.
+
+Every resource.k8s.io validator calls the *core* wrappers (`pkg/apis/core/validation`):
+`corevalidation.ValidateObjectMeta`, `corevalidation.ValidateObjectMetaUpdate` and, for a
+ResourceClaimTemplate's `spec.metadata`, `corevalidation.ValidateTemplateObjectMeta`. The first two
+run apimachinery's checks (`k8s.io/apimachinery/pkg/api/validation/objectmeta.go`, v0.30) and then
+one check of their own, `validateKubeFinalizerName`: a finalizer without a '/' must be one of the
+standard names, reported per index after everything else. That check runs on every update too,
+`/status` included, although apimachinery's update check does not look at finalizer names.
+
+Go walks the label and annotation maps in random order; these functions use the document order,
+which is one of the orders Go may produce.
+
+Times: Go prints a `metav1.Time` through the `String()` of its embedded `time.Time`, in the
+server's local zone. kube-apiserver runs with UTC as its local zone (its images carry no zone
+data), so times print as ``2024-01-02 03:04:05 +0000 UTC``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from webhook.field import (
+    ROOT,
+    ErrorList,
+    FieldPath,
+    GoText,
+    forbidden,
+    go_string_slice,
+    invalid,
+    required,
+    too_long,
+)
+from webhook.rules.names import (
+    byte_length,
+    go_to_lower,
+    is_dns1123_label,
+    is_qualified_name,
+    is_valid_label_value,
+    name_is_dns_subdomain,
+)
+from webhook.rules.values import integer, mapping, sequence, string_map, text
+
+__all__ = [
+    "METADATA",
+    "NameFn",
+    "validate_annotations",
+    "validate_finalizers",
+    "validate_labels",
+    "validate_managed_fields",
+    "validate_object_meta",
+    "validate_object_meta_update",
+    "validate_owner_references",
+    "validate_template_object_meta",
+]
+
+NameFn = Callable[[str, bool], list[str]]
+METADATA: Final = ROOT.child("metadata")
+
+# apimachinery TotalAnnotationSizeLimitB: keys plus values, in bytes.
+TOTAL_ANNOTATION_SIZE_LIMIT_BYTES: Final = 256 * 1024
+# metav1 validation FieldManagerMaxLength and MaxSubresourceNameLength (bytes).
+FIELD_MANAGER_MAX_LENGTH: Final = 128
+MAX_SUBRESOURCE_NAME_LENGTH: Final = 256
+
+FINALIZER_ORPHAN_DEPENDENTS: Final = "orphan"
+FINALIZER_DELETE_DEPENDENTS: Final = "foregroundDeletion"
+# pkg/apis/core/helper standardFinalizers: core.FinalizerKubernetes plus the two metav1 ones.
+STANDARD_FINALIZERS: Final = frozenset(
+    {"kubernetes", FINALIZER_ORPHAN_DEPENDENTS, FINALIZER_DELETE_DEPENDENTS}
+)
+# apimachinery BannedOwners: (group, version, kind) that may not own anything.
+BANNED_OWNERS: Final = frozenset({("", "v1", "Event")})
+MANAGED_FIELDS_OPERATIONS: Final = frozenset({"Apply", "Update"})
+
+IS_NEGATIVE_MSG: Final = "must be greater than or equal to 0"
+FIELD_IMMUTABLE_MSG: Final = "field is immutable"
+
+
+# --- create ------------------------------------------------------------------------------------
+
+
+def validate_object_meta(
+    meta: Any,
+    *,
+    namespaced: bool,
+    name_fn: NameFn = name_is_dns_subdomain,
+    path: FieldPath = METADATA,
+) -> ErrorList:
+    """`corevalidation.ValidateObjectMeta(meta, requiresNamespace, nameFn, fldPath)`."""
+    fields = mapping(meta)
+    errs = _validate_names(fields, name_fn, path)
+    errs += _validate_namespace(text(fields.get("namespace")), namespaced, path.child("namespace"))
+    generation = integer(fields.get("generation"))
+    if generation < 0:
+        errs.append(invalid(path.child("generation"), generation, IS_NEGATIVE_MSG))
+    errs += validate_labels(fields.get("labels"), path.child("labels"))
+    errs += validate_annotations(fields.get("annotations"), path.child("annotations"))
+    errs += validate_owner_references(fields.get("ownerReferences"), path.child("ownerReferences"))
+    finalizers = _strings(fields.get("finalizers"))
+    errs += validate_finalizers(finalizers, path.child("finalizers"))
+    errs += validate_managed_fields(fields.get("managedFields"), path.child("managedFields"))
+    errs += _validate_kube_finalizer_names(finalizers, path.child("finalizers"))
+    return errs
+
+
+def _validate_names(fields: Mapping[str, Any], name_fn: NameFn, path: FieldPath) -> ErrorList:
+    errs: ErrorList = []
+    generate_name = text(fields.get("generateName"))
+    if generate_name:
+        generate_path = path.child("generateName")
+        errs += [invalid(generate_path, generate_name, msg) for msg in name_fn(generate_name, True)]
+    # The REST layer fills name from generateName before validation, so name is required even
+    # when generateName is set.
+    name = text(fields.get("name"))
+    if not name:
+        errs.append(required(path.child("name"), "name or generateName is required"))
+    else:
+        errs += [invalid(path.child("name"), name, msg) for msg in name_fn(name, False)]
+    return errs
+
+
+def _validate_namespace(namespace: str, namespaced: bool, path: FieldPath) -> ErrorList:
+    if not namespaced:
+        return [forbidden(path, "not allowed on this type")] if namespace else []
+    if not namespace:
+        return [required(path, "")]
+    # ValidateNamespaceName is the DNS label check (with "must not contain dots" since 1.27).
+    return [invalid(path, namespace, msg) for msg in is_dns1123_label(namespace)]
+
+
+def validate_labels(labels: Any, path: FieldPath) -> ErrorList:
+    """metav1 `ValidateLabels`: every error at the map's own path, value = the bad key or value."""
+    errs: ErrorList = []
+    for key, value in string_map(labels).items():
+        errs += [invalid(path, key, msg) for msg in is_qualified_name(key)]
+        errs += [invalid(path, value, msg) for msg in is_valid_label_value(value)]
+    return errs
+
+
+def validate_annotations(annotations: Any, path: FieldPath) -> ErrorList:
+    """apimachinery `ValidateAnnotations`: keys are qualified names once lower-cased (case does not
+    matter), and keys plus values take at most 256 KiB."""
+    entries = string_map(annotations)
+    errs: ErrorList = []
+    for key in entries:
+        errs += [invalid(path, key, msg) for msg in is_qualified_name(go_to_lower(key))]
+    total = sum(byte_length(key) + byte_length(value) for key, value in entries.items())
+    if total > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES:
+        errs.append(too_long(path, "", TOTAL_ANNOTATION_SIZE_LIMIT_BYTES))
+    return errs
+
+
+def validate_owner_references(owner_references: Any, path: FieldPath) -> ErrorList:
+    """apimachinery `ValidateOwnerReferences`; the paths carry no index, as in Go."""
+    references = sequence(owner_references)
+    errs: ErrorList = []
+    first_controller = ""
+    for reference in references:
+        fields = mapping(reference)
+        errs += _validate_owner_reference(fields, path)
+        if fields.get("controller") is True:
+            controller = f"{text(fields.get('kind'))}/{text(fields.get('name'))}"
+            if first_controller:
+                detail = (
+                    'Only one reference can have Controller set to true. Found "true" in references for '
+                    f"{first_controller} and {controller}"
+                )
+                errs.append(invalid(path, list(references), detail))
+            else:
+                first_controller = controller
+    return errs
+
+
+def _validate_owner_reference(fields: Mapping[str, Any], path: FieldPath) -> ErrorList:
+    api_version, kind = text(fields.get("apiVersion")), text(fields.get("kind"))
+    group, version = _parse_group_version(api_version)
+    errs: ErrorList = []
+    if not version:
+        errs.append(invalid(path.child("apiVersion"), api_version, "version must not be empty"))
+    if not kind:
+        errs.append(invalid(path.child("kind"), kind, "kind must not be empty"))
+    name, uid = text(fields.get("name")), text(fields.get("uid"))
+    if not name:
+        errs.append(invalid(path.child("name"), name, "name must not be empty"))
+    if not uid:
+        errs.append(invalid(path.child("uid"), uid, "uid must not be empty"))
+    if (group, version, kind) in BANNED_OWNERS:
+        # GroupVersionKind.String() is "<group>/<version>, Kind=<kind>"; Go prints the reference
+        # as a struct literal, rendered here as JSON (SPEC A.3).
+        detail = f"{group}/{version}, Kind={kind} is disallowed from being an owner"
+        errs.append(invalid(path, dict(fields), detail))
+    return errs
+
+
+def _parse_group_version(api_version: str) -> tuple[str, str]:
+    """`schema.FromAPIVersionAndKind`'s group and version: both empty when Go cannot parse it."""
+    if api_version in ("", "/"):
+        return "", ""
+    match api_version.count("/"):
+        case 0:
+            return "", api_version
+        case 1:
+            group, version = api_version.split("/")
+            return group, version
+        case _:
+            return "", ""
+
+
+def validate_finalizers(finalizers: Sequence[str], path: FieldPath) -> ErrorList:
+    """apimachinery `ValidateFinalizers`: qualified names, and not both orphan and foreground."""
+    errs: ErrorList = []
+    for finalizer in finalizers:
+        errs += [invalid(path, finalizer, msg) for msg in is_qualified_name(finalizer)]
+    if FINALIZER_ORPHAN_DEPENDENTS in finalizers and FINALIZER_DELETE_DEPENDENTS in finalizers:
+        detail = (
+            f"finalizer {FINALIZER_ORPHAN_DEPENDENTS} and {FINALIZER_DELETE_DEPENDENTS} cannot be both set"
+        )
+        errs.append(invalid(path, go_string_slice(finalizers), detail))
+    return errs
+
+
+def _validate_kube_finalizer_names(finalizers: Sequence[str], path: FieldPath) -> ErrorList:
+    """core `validateKubeFinalizerName`, run by the core wrappers on create and on every update."""
+    return [
+        invalid(
+            path.index(i), finalizer, "name is neither a standard finalizer name nor is it fully qualified"
+        )
+        for i, finalizer in enumerate(finalizers)
+        if "/" not in finalizer and finalizer not in STANDARD_FINALIZERS
+    ]
+
+
+def validate_managed_fields(managed_fields: Any, path: FieldPath) -> ErrorList:
+    """metav1 `ValidateManagedFields`."""
+    errs: ErrorList = []
+    for i, entry in enumerate(sequence(managed_fields)):
+        entry_path, fields = path.index(i), mapping(entry)
+        operation = text(fields.get("operation"))
+        if operation not in MANAGED_FIELDS_OPERATIONS:
+            errs.append(invalid(entry_path.child("operation"), operation, "must be `Apply` or `Update`"))
+        fields_type = text(fields.get("fieldsType"))
+        if fields_type and fields_type != "FieldsV1":
+            errs.append(invalid(entry_path.child("fieldsType"), fields_type, "must be `FieldsV1`"))
+        errs += _validate_field_manager(text(fields.get("manager")), entry_path.child("manager"))
+        subresource = text(fields.get("subresource"))
+        if byte_length(subresource) > MAX_SUBRESOURCE_NAME_LENGTH:
+            errs.append(too_long(entry_path.child("subresource"), subresource, MAX_SUBRESOURCE_NAME_LENGTH))
+    return errs
+
+
+def _validate_field_manager(manager: str, path: FieldPath) -> ErrorList:
+    """metav1 `ValidateFieldManager`: at most 128 bytes, one error per non-printable rune."""
+    errs: ErrorList = []
+    if byte_length(manager) > FIELD_MANAGER_MAX_LENGTH:
+        errs.append(too_long(path, manager, FIELD_MANAGER_MAX_LENGTH))
+    position = 0  # Go ranges over a string by byte offset
+    for char in manager:
+        if not _go_is_print(char):
+            errs.append(
+                invalid(path, manager, f"invalid character U+{ord(char):04X} (at position {position})")
+            )
+        position += byte_length(char)
+    return errs
+
+
+def _go_is_print(char: str) -> bool:
+    """`unicode.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII space.
+
+    A lone surrogate cannot come out of Go's JSON decoder, which turns it into U+FFFD (printable).
+    """
+    if char == " " or 0xD800 <= ord(char) <= 0xDFFF:
+        return True
+    return unicodedata.category(char)[0] in "LMNPS"
+
+
+# --- update ------------------------------------------------------------------------------------
+
+
+def validate_object_meta_update(new_meta: Any, old_meta: Any, *, path: FieldPath = METADATA) -> ErrorList:
+    """`corevalidation.ValidateObjectMetaUpdate(new, old, fldPath)`; callers re-run the create
+    validation themselves where Go does."""
+    new, old = mapping(new_meta), mapping(old_meta)
+    new_finalizers = _strings(new.get("finalizers"))
+    errs: ErrorList = []
+    # Finalizers cannot be added once the object is being deleted.
+    if old.get("deletionTimestamp") is not None:
+        errs += _validate_no_new_finalizers(
+            new_finalizers, _strings(old.get("finalizers")), path.child("finalizers")
+        )
+    resource_version = text(new.get("resourceVersion"))
+    if not resource_version:
+        errs.append(
+            invalid(path.child("resourceVersion"), resource_version, "must be specified for an update")
+        )
+    new_generation = integer(new.get("generation"))
+    if new_generation < integer(old.get("generation")):
+        errs.append(invalid(path.child("generation"), new_generation, "must not be decremented"))
+    errs += _validate_immutable_metadata(new, old, path)
+    errs += validate_labels(new.get("labels"), path.child("labels"))
+    errs += validate_annotations(new.get("annotations"), path.child("annotations"))
+    errs += validate_owner_references(new.get("ownerReferences"), path.child("ownerReferences"))
+    errs += validate_managed_fields(new.get("managedFields"), path.child("managedFields"))
+    errs += _validate_kube_finalizer_names(new_finalizers, path.child("finalizers"))
+    return errs
+
+
+def _validate_no_new_finalizers(new: Sequence[str], old: Sequence[str], path: FieldPath) -> ErrorList:
+    """apimachinery `ValidateNoNewFinalizers`; Go prints the sorted set difference with %#v."""
+    extra = sorted(set(new) - set(old))
+    if not extra:
+        return []
+    found = go_string_slice(extra).text
+    return [
+        forbidden(
+            path,
+            f"no new finalizers can be added if the object is being deleted, found new finalizers {found}",
+        )
+    ]
+
+
+def _validate_immutable_metadata(
+    new: Mapping[str, Any], old: Mapping[str, Any], path: FieldPath
+) -> ErrorList:
+    """The `ValidateImmutableField` calls (semantic equality; the bad value is the new value)."""
+    errs: ErrorList = []
+    for key in ("name", "namespace", "uid"):
+        new_text = text(new.get(key))
+        if new_text != text(old.get(key)):
+            errs.append(invalid(path.child(key), new_text, FIELD_IMMUTABLE_MSG))
+    # creationTimestamp is a metav1.Time (a struct): absent or null is the zero time.
+    new_created = _read_time(new.get("creationTimestamp"))
+    if new_created != _read_time(old.get("creationTimestamp")):
+        errs.append(invalid(path.child("creationTimestamp"), new_created.go_text(), FIELD_IMMUTABLE_MSG))
+    # deletionTimestamp is a *metav1.Time: nil differs from any time and prints as "null".
+    new_deleted = _read_optional_time(new.get("deletionTimestamp"))
+    if new_deleted != _read_optional_time(old.get("deletionTimestamp")):
+        bad = None if new_deleted is None else new_deleted.go_text()
+        errs.append(invalid(path.child("deletionTimestamp"), bad, FIELD_IMMUTABLE_MSG))
+    new_grace = _read_optional_integer(new.get("deletionGracePeriodSeconds"))
+    if new_grace != _read_optional_integer(old.get("deletionGracePeriodSeconds")):
+        errs.append(invalid(path.child("deletionGracePeriodSeconds"), new_grace, FIELD_IMMUTABLE_MSG))
+    return errs
+
+
+def _read_optional_integer(value: Any) -> int | None:
+    """A *int64 field: None when null or absent."""
+    return None if value is None else integer(value)
+
+
+@dataclass(frozen=True, slots=True)
+class _Time:
+    """A `metav1.Time` as Go decodes it from RFC 3339 text.
+
+    Equality is `Semantic.DeepEqual`'s: the same instant (`a.UTC() == b.UTC()`), whatever the
+    offset it was written with. Text Go could not have parsed (its decoder would have failed
+    earlier) is kept as `unparsed` and compared as text.
+    """
+
+    seconds: int = 0  # since 0001-01-01T00:00:00Z, Go's zero time
+    nanos: int = 0
+    unparsed: str | None = None
+
+    def go_text(self) -> GoText | str:
+        """`time.Time.String()` in UTC: ``2006-01-02 15:04:05.999999999 +0000 UTC``."""
+        if self.unparsed is not None:
+            return self.unparsed
+        days, rest = divmod(self.seconds, _SECONDS_PER_DAY)
+        year, month, day = _civil_from_days(days)
+        date = f"-{-year:04d}" if year < 0 else f"{year:04d}"
+        clock = f"{rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
+        fraction = f".{self.nanos:09d}".rstrip("0") if self.nanos else ""
+        return GoText(f"{date}-{month:02d}-{day:02d} {clock}{fraction} +0000 UTC")
+
+
+def _read_time(value: Any) -> _Time:
+    """A metav1.Time field: the zero time when null or absent."""
+    if not isinstance(value, str):
+        return _Time()
+    return _parse_rfc3339(value) or _Time(unparsed=value)
+
+
+def _read_optional_time(value: Any) -> _Time | None:
+    """A *metav1.Time field: None when null or absent."""
+    return None if value is None else _read_time(value)
+
+
+# RFC 3339 as Go's time.Parse(time.RFC3339, ...) reads it: fractional seconds are accepted even
+# though the layout has none, and only their first nine digits count.
+_RFC3339 = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|(?P<sign>[+-])(\d{2}):(\d{2}))"
+)
+_SECONDS_PER_DAY: Final = 86400
+# Days from 0001-01-01 (Go's zero time) to 1970-01-01, the epoch of the civil-date formulas below.
+_DAYS_TO_UNIX_EPOCH: Final = 719162
+
+
+def _parse_rfc3339(value: str) -> _Time | None:
+    match = _RFC3339.fullmatch(value)
+    if match is None:
+        return None
+    year, month, day, hour, minute, second = (int(part) for part in match.group(1, 2, 3, 4, 5, 6))
+    if not (1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
+        return None
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    offset = 0
+    if match.group("sign"):
+        offset = int(match.group(9)) * 3600 + int(match.group(10)) * 60
+        offset = -offset if match.group("sign") == "-" else offset
+    days = _days_from_civil(year, month, day)
+    nanos = int((match.group(7) or "")[:9].ljust(9, "0"))
+    return _Time(days * _SECONDS_PER_DAY + hour * 3600 + minute * 60 + second - offset, nanos)
+
+
+def _days_in_month(year: int, month: int) -> int:
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def _days_from_civil(year: int, month: int, day: int) -> int:
+    """Days since 0001-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm), any year."""
+    year -= month <= 2
+    era = year // 400
+    year_of_era = year - era * 400
+    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
+    return era * 146097 + day_of_era - 719468 + _DAYS_TO_UNIX_EPOCH
+
+
+def _civil_from_days(days: int) -> tuple[int, int, int]:
+    """The inverse of `_days_from_civil`."""
+    shifted = days - _DAYS_TO_UNIX_EPOCH + 719468
+    era = shifted // 146097
+    day_of_era = shifted - era * 146097
+    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36524 - day_of_era // 146096) // 365
+    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
+    month_index = (5 * day_of_year + 2) // 153
+    day = day_of_year - (153 * month_index + 2) // 5 + 1
+    month = month_index + 3 if month_index < 10 else month_index - 9
+    return year_of_era + era * 400 + (month <= 2), month, day
+
+
+# --- ResourceClaimTemplate spec.metadata -------------------------------------------------------
+
+
+def _is_text(value: Any) -> bool:
+    return bool(text(value))
+
+
+def _is_present(value: Any) -> bool:
+    return value is not None
+
+
+def _is_list(value: Any) -> bool:
+    return isinstance(value, list)
+
+
+def _is_nonzero_integer(value: Any) -> bool:
+    return integer(value) != 0
+
+
+# metav1.ObjectMeta's fields in Go order, except Labels and Annotations (the only ones allowed):
+# (JSON key, the Go field name with its first rune lower-cased as validateFieldAllowList prints it,
+# whether the field is set). Go compares each field to its zero value with reflect.DeepEqual, so an
+# empty but present list (a non-nil slice) is set, and so is a pointer to zero.
+_TEMPLATE_FORBIDDEN_FIELDS: Final[tuple[tuple[str, str, Callable[[Any], bool]], ...]] = (
+    ("name", "name", _is_text),
+    ("generateName", "generateName", _is_text),
+    ("namespace", "namespace", _is_text),
+    ("selfLink", "selfLink", _is_text),
+    ("uid", "uID", _is_text),
+    ("resourceVersion", "resourceVersion", _is_text),
+    ("generation", "generation", _is_nonzero_integer),
+    ("creationTimestamp", "creationTimestamp", _is_present),
+    ("deletionTimestamp", "deletionTimestamp", _is_present),
+    ("deletionGracePeriodSeconds", "deletionGracePeriodSeconds", _is_present),
+    ("ownerReferences", "ownerReferences", _is_list),
+    ("finalizers", "finalizers", _is_list),
+    ("managedFields", "managedFields", _is_list),
+)
+
+
+def validate_template_object_meta(meta: Any, path: FieldPath) -> ErrorList:
+    """`corevalidation.ValidateTemplateObjectMeta`: annotations, then labels, then every other
+    ObjectMeta field that is set is Forbidden (`validateFieldAllowList`, "cannot be set")."""
+    fields = mapping(meta)
+    errs = validate_annotations(fields.get("annotations"), path.child("annotations"))
+    errs += validate_labels(fields.get("labels"), path.child("labels"))
+    errs += [
+        forbidden(path.child(go_name), "cannot be set")
+        for key, go_name, is_set in _TEMPLATE_FORBIDDEN_FIELDS
+        if is_set(fields.get(key))
+    ]
+    return errs
+
+
+def _strings(value: Any) -> list[str]:
+    """A []string field: null entries decode as ""."""
+    return [text(item) for item in sequence(value)]
