@@ -1,0 +1,313 @@
+"""`equality.Semantic.DeepEqual` of apimachinery 1.30, over decoded JSON.
+
+The API server compares *typed* Go values, so whether two JSON documents are "equal" depends on the
+Go type behind each field (`third_party/forked/golang/reflect/deep_equal.go` and
+`pkg/api/equality/semantic.go`):
+
+* a string, bool or integer held by value: absent, ``null`` and the zero value are all the same;
+* a struct held by value: absent, ``null`` and ``{}`` are its zero value;
+* a pointer: nil (absent or ``null``) differs from a pointer to a zero value (``{}``, ``false``, ``0``);
+* slices and maps: nil and empty are equal (the fork's ``equateNilAndEmpty``);
+* `runtime.RawExtension` (internally a `runtime.Object`, `*runtime.Unknown` after conversion) and
+  `metav1.FieldsV1`: nil when absent or ``null``, otherwise compared as the raw JSON bytes, so key
+  order matters; the bytes are taken to be the compact JSON of the decoded value (the API server
+  re-encodes objects compactly before sending them to a webhook);
+* `metav1.Time`: the Semantic equality function compares the instants in UTC;
+* fields Go does not know are dropped by the decoder, so they never make two values differ.
+
+The shapes below are the Go types of `pkg/apis/resource` 1.30 that validation compares, written out
+once; `semantic_equal` takes one of them. Without a shape it falls back to `ANY`, a best effort for
+untyped documents that takes every nested object for a pointer to a struct (true of every object
+field inside `DriverRequests` and `AllocationResult`, not of `spec` or `metadata`). Quantities do not
+occur in any type compared here (they live in ResourceSlice attributes, which validation never
+compares), so there is no quantity shape.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from webhook.rules.values import flag, integer, mapping, optional_mapping, sequence, string_map, text
+
+__all__ = [
+    "ALLOCATION_RESULT",
+    "ANY",
+    "BOOL",
+    "DRIVER_REQUESTS",
+    "INT",
+    "NODE_SELECTOR",
+    "OBJECT_META",
+    "RAW_OBJECT",
+    "RESOURCE_CLAIM_CONSUMER_REFERENCE",
+    "RESOURCE_CLAIM_SPEC",
+    "RESOURCE_CLAIM_TEMPLATE_SPEC",
+    "RESOURCE_HANDLE",
+    "STRING",
+    "STRUCTURED_RESOURCE_HANDLE",
+    "TIME",
+    "Pointer",
+    "Scalar",
+    "Shape",
+    "Slice",
+    "Struct",
+    "semantic_equal",
+]
+
+
+# --- the vocabulary of Go types -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    """A string, bool or integer held by value; absent and null read as `zero`."""
+
+    zero: str | bool | int
+
+
+@dataclass(frozen=True, slots=True)
+class Struct:
+    """A struct held by value (absent, null and ``{}`` are its zero value); keys are JSON names."""
+
+    fields: Mapping[str, Shape]
+
+
+@dataclass(frozen=True, slots=True)
+class Pointer:
+    """A pointer: nil (absent or null) differs from a pointer to the zero value."""
+
+    to: Shape
+
+
+@dataclass(frozen=True, slots=True)
+class Slice:
+    """A slice: nil and empty are equal, otherwise element by element."""
+
+    of: Shape
+
+
+@dataclass(frozen=True, slots=True)
+class StringMap:
+    """A `map[string]string` (labels, annotations): nil and empty are equal."""
+
+
+@dataclass(frozen=True, slots=True)
+class RawJSON:
+    """Raw JSON bytes (`runtime.RawExtension` / `runtime.Object`, `metav1.FieldsV1`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Time:
+    """`metav1.Time`: equal when the instants are equal in UTC; absent is the zero time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Untyped:
+    """No Go type known: see `ANY`."""
+
+
+Shape = Scalar | Struct | Pointer | Slice | StringMap | RawJSON | Time | Untyped
+
+STRING = Scalar("")
+BOOL = Scalar(False)
+INT = Scalar(0)
+STRING_MAP = StringMap()
+RAW_OBJECT = RawJSON()
+TIME = Time()
+ANY = Untyped()
+
+# --- k8s.io/kubernetes/pkg/apis/core: NodeSelector --------------------------------------------------
+
+_NODE_SELECTOR_REQUIREMENT = Struct({"key": STRING, "operator": STRING, "values": Slice(STRING)})
+_NODE_SELECTOR_TERM = Struct(
+    {"matchExpressions": Slice(_NODE_SELECTOR_REQUIREMENT), "matchFields": Slice(_NODE_SELECTOR_REQUIREMENT)}
+)
+NODE_SELECTOR = Struct({"nodeSelectorTerms": Slice(_NODE_SELECTOR_TERM)})
+
+# --- k8s.io/apimachinery/pkg/apis/meta/v1: ObjectMeta (1.30) -----------------------------------------
+
+_OWNER_REFERENCE = Struct(
+    {
+        "apiVersion": STRING,
+        "kind": STRING,
+        "name": STRING,
+        "uid": STRING,
+        "controller": Pointer(BOOL),
+        "blockOwnerDeletion": Pointer(BOOL),
+    }
+)
+_MANAGED_FIELDS_ENTRY = Struct(
+    {
+        "manager": STRING,
+        "operation": STRING,
+        "apiVersion": STRING,
+        "time": Pointer(TIME),
+        "fieldsType": STRING,
+        "fieldsV1": Pointer(RAW_OBJECT),
+        "subresource": STRING,
+    }
+)
+OBJECT_META = Struct(
+    {
+        "name": STRING,
+        "generateName": STRING,
+        "namespace": STRING,
+        "selfLink": STRING,
+        "uid": STRING,
+        "resourceVersion": STRING,
+        "generation": INT,
+        "creationTimestamp": TIME,
+        "deletionTimestamp": Pointer(TIME),
+        "deletionGracePeriodSeconds": Pointer(INT),
+        "labels": STRING_MAP,
+        "annotations": STRING_MAP,
+        "ownerReferences": Slice(_OWNER_REFERENCE),
+        "finalizers": Slice(STRING),
+        "managedFields": Slice(_MANAGED_FIELDS_ENTRY),
+    }
+)
+
+# --- k8s.io/kubernetes/pkg/apis/resource (1.30) ---------------------------------------------------
+
+_RESOURCE_CLAIM_PARAMETERS_REFERENCE = Struct({"apiGroup": STRING, "kind": STRING, "name": STRING})
+RESOURCE_CLAIM_SPEC = Struct(
+    {
+        "resourceClassName": STRING,
+        "parametersRef": Pointer(_RESOURCE_CLAIM_PARAMETERS_REFERENCE),
+        "allocationMode": STRING,
+    }
+)
+# ObjectMeta is embedded by value in ResourceClaimTemplateSpec (`metadata`), as is the claim spec.
+RESOURCE_CLAIM_TEMPLATE_SPEC = Struct({"metadata": OBJECT_META, "spec": RESOURCE_CLAIM_SPEC})
+
+# DriverAllocationResult embeds AllocationResultModel, so its fields sit at the same JSON level.
+_DRIVER_ALLOCATION_RESULT = Struct(
+    {"vendorRequestParameters": RAW_OBJECT, "namedResources": Pointer(Struct({"name": STRING}))}
+)
+STRUCTURED_RESOURCE_HANDLE = Struct(
+    {
+        "vendorClassParameters": RAW_OBJECT,
+        "vendorClaimParameters": RAW_OBJECT,
+        "nodeName": STRING,
+        "results": Slice(_DRIVER_ALLOCATION_RESULT),
+    }
+)
+RESOURCE_HANDLE = Struct(
+    {"driverName": STRING, "data": STRING, "structuredData": Pointer(STRUCTURED_RESOURCE_HANDLE)}
+)
+ALLOCATION_RESULT = Struct(
+    {
+        "resourceHandles": Slice(RESOURCE_HANDLE),
+        "availableOnNodes": Pointer(NODE_SELECTOR),
+        "shareable": BOOL,
+    }
+)
+RESOURCE_CLAIM_CONSUMER_REFERENCE = Struct(
+    {"apiGroup": STRING, "resource": STRING, "name": STRING, "uid": STRING}
+)
+
+# ResourceClaimParameters.driverRequests, compared to pick the CEL environment on update.
+# ResourceRequest embeds ResourceRequestModel.
+_RESOURCE_REQUEST = Struct(
+    {"vendorParameters": RAW_OBJECT, "namedResources": Pointer(Struct({"selector": STRING}))}
+)
+DRIVER_REQUESTS = Slice(
+    Struct({"driverName": STRING, "vendorParameters": RAW_OBJECT, "requests": Slice(_RESOURCE_REQUEST)})
+)
+
+
+# --- the comparison ------------------------------------------------------------------------------
+
+
+def semantic_equal(a: Any, b: Any, shape: Shape = ANY) -> bool:
+    """`equality.Semantic.DeepEqual(a, b)` for two decoded JSON values of the Go type `shape`."""
+    match shape:
+        case Scalar(zero=zero):
+            return _read_scalar(a, zero) == _read_scalar(b, zero)
+        case Struct(fields=fields):
+            left, right = mapping(a), mapping(b)
+            return all(semantic_equal(left.get(key), right.get(key), field) for key, field in fields.items())
+        case Pointer(to=target):
+            if a is None or b is None:
+                return a is None and b is None
+            return semantic_equal(a, b, target)
+        case Slice(of=item):
+            left_items, right_items = sequence(a), sequence(b)
+            return len(left_items) == len(right_items) and all(
+                semantic_equal(x, y, item) for x, y in zip(left_items, right_items, strict=True)
+            )
+        case StringMap():
+            return string_map(a) == string_map(b)
+        case RawJSON():
+            return _raw_bytes(a) == _raw_bytes(b)
+        case Time():
+            return _instant(a) == _instant(b)
+        case Untyped():
+            return _untyped_equal(a, b)
+    raise TypeError(f"not a shape: {shape!r}")  # pragma: no cover - the match above is exhaustive
+
+
+def _read_scalar(value: Any, zero: str | bool | int) -> str | bool | int:
+    if isinstance(zero, bool):
+        return flag(value)
+    if isinstance(zero, int):
+        return integer(value)
+    return text(value)
+
+
+def _raw_bytes(value: Any) -> str:
+    """The raw bytes of a RawExtension: none for absent/null, else the compact JSON in key order."""
+    if value is None:
+        return ""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+_ZERO_TIME = (datetime.min.replace(tzinfo=UTC), 0)
+
+
+# RFC 3339 as Go's time.Parse(time.RFC3339, ...) reads it: fractional seconds are accepted although
+# the layout has none, and their first nine digits count.
+_RFC3339 = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})")
+
+
+def _instant(value: Any) -> object:
+    """A metav1.Time as (UTC instant to the second, nanoseconds); null or absent is the zero time.
+    Text Go could not parse is kept as text, so it equals only the same text."""
+    if value is None:
+        return _ZERO_TIME
+    if not isinstance(value, str):
+        return ("not a string", json.dumps(value))  # Go could not decode it; equal only to itself
+    match = _RFC3339.fullmatch(value)
+    if match is None:
+        return value
+    seconds, fraction, offset = match.groups()
+    try:
+        instant = datetime.fromisoformat(seconds + ("+00:00" if offset == "Z" else offset)).astimezone(UTC)
+    except (ValueError, OverflowError):  # out-of-range fields, or an offset that leaves the calendar
+        return value
+    return instant, int((fraction or "")[:9].ljust(9, "0"))
+
+
+def _is_untyped_zero(value: Any) -> bool:
+    # An empty object is deliberately not zero: untyped objects are taken for pointers.
+    return value is None or value == [] or (isinstance(value, str | bool | int) and not value)
+
+
+def _untyped_equal(a: Any, b: Any) -> bool:
+    """Best effort without a Go type: null, absent and zero scalars are equal, nil and empty lists are
+    equal, and an object (even ``{}``) differs from absent, as a pointer to a struct does."""
+    if _is_untyped_zero(a) or _is_untyped_zero(b):
+        return _is_untyped_zero(a) and _is_untyped_zero(b) and (a is None or b is None or type(a) is type(b))
+    left_map, right_map = optional_mapping(a), optional_mapping(b)
+    if left_map is not None or right_map is not None:
+        if left_map is None or right_map is None:
+            return False
+        keys = left_map.keys() | right_map.keys()
+        return all(_untyped_equal(left_map.get(k), right_map.get(k)) for k in keys)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_untyped_equal(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and bool(a == b)
