@@ -2,6 +2,7 @@
 
     dra-webhook serve      serve HTTPS (development certificates generated on first run)
     dra-webhook review     judge AdmissionReview JSON files, print the answers
+    dra-webhook manifests  print the Kubernetes objects that deploy the webhook, caBundle filled in
 
 Each subcommand is one `_add_<name>` function that declares its flags and sets its runner. Every
 flag of `serve` can also be set by a `DRA_WEBHOOK_<FLAG>` environment variable.
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_serve(subcommands)
     _add_review(subcommands)
+    _add_manifests(subcommands)
     return parser
 
 
@@ -193,6 +195,56 @@ def _run_review(args: argparse.Namespace) -> int:
             exit_code = EXIT_DENIED
     sys.stdout.flush()
     return exit_code
+
+
+# --- manifests --------------------------------------------------------------------------------------
+
+
+def _add_manifests(subcommands: Any) -> None:
+    from webhook.manifests import DEFAULT_IMAGE, DEFAULT_SERVICE
+
+    manifests = subcommands.add_parser(
+        "manifests",
+        help="print the Kubernetes objects that deploy the webhook (multi-document YAML)",
+        description="Print the objects of manifests/base for a namespace, with the caBundle filled in, "
+        "for clusters without kustomize or cert-manager: kubectl apply -f - reads them. The TLS Secret "
+        "dra-webhook-tls is not printed; create it from the files of `dra-webhook certs`.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    manifests.add_argument("--namespace", required=True, help="namespace of the webhook's Service and pods")
+    manifests.add_argument("--service", default=DEFAULT_SERVICE, help="name of the webhook's Service")
+    manifests.add_argument(
+        "--ca-bundle",
+        type=Path,
+        help="PEM (or the printed base64) of the CA that signed the serving certificate, e.g. certs/ca.crt",
+    )
+    manifests.add_argument("--image", default=DEFAULT_IMAGE, help="container image of the webhook")
+    manifests.set_defaults(run=_run_manifests)
+
+
+def _run_manifests(args: argparse.Namespace) -> int:
+    from webhook.manifests import read_ca_bundle, render_objects, render_yaml
+
+    try:
+        ca_bundle = read_ca_bundle(args.ca_bundle) if args.ca_bundle is not None else None
+        objects = render_objects(
+            namespace=args.namespace, service=args.service, image=args.image, ca_bundle=ca_bundle
+        )
+    except OSError as error:
+        print(f"{args.ca_bundle}: cannot read: {error.strerror or error}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except ValueError as error:
+        print(f"dra-webhook manifests: {error}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    if ca_bundle is None:
+        print(
+            "dra-webhook manifests: no --ca-bundle: the webhook configuration carries no caBundle, so the "
+            "API server trusts only its own roots; add one before applying (docs/deploy.md)",
+            file=sys.stderr,
+        )
+    sys.stdout.write(render_yaml(objects))
+    sys.stdout.flush()
+    return EXIT_ALLOWED
 
 
 # --- shared -----------------------------------------------------------------------------------------

@@ -1,0 +1,41 @@
+# syntax=docker/dockerfile:1
+# The dra-webhook image: the installed wheel in a virtual environment on python:3.11-slim, run as
+# the unprivileged user 65532 (the uid the manifests require), with no build tools, no pip, no
+# sources and no tests in the final image.
+#
+#   docker build -t dra-webhook:0.1.0 .
+#
+# The tag follows the version in pyproject.toml; manifests/ and webhook/manifests.py name the same
+# tag (tests/test_manifests.py keeps them in step).
+ARG PYTHON_IMAGE=python:3.11-slim
+
+# --- build: turn the project into a wheel and install it, with its dependencies, into a venv ---
+FROM ${PYTHON_IMAGE} AS build
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_ROOT_USER_ACTION=ignore
+WORKDIR /src
+# Only what the wheel is built from (.dockerignore keeps everything else out of the context).
+COPY pyproject.toml README.md ./
+COPY webhook/ webhook/
+COPY schemas/ schemas/
+RUN python -m pip wheel --no-deps --wheel-dir /wheels . \
+ && python -m venv --without-pip /opt/dra-webhook \
+ && python -m pip --python /opt/dra-webhook/bin/python install /wheels/*.whl
+
+# --- runtime: the venv alone, on the same base image so its interpreter links still resolve ---
+FROM ${PYTHON_IMAGE}
+LABEL org.opencontainers.image.title="dra-webhook" \
+      org.opencontainers.image.description="Validating admission webhook for resource.k8s.io/v1alpha2, exact to kube-apiserver 1.30" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="0.1.0"
+ENV PATH=/opt/dra-webhook/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1
+COPY --from=build /opt/dra-webhook /opt/dra-webhook
+# Numeric, so Kubernetes' runAsNonRoot can verify it without an /etc/passwd entry.
+USER 65532:65532
+EXPOSE 8443
+ENTRYPOINT ["dra-webhook"]
+# The Deployment passes the same arguments; the certificate Secret is mounted at /certs.
+CMD ["serve", "--host", "0.0.0.0", "--port", "8443", "--cert-dir", "/certs"]

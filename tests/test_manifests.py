@@ -1,0 +1,1085 @@
+"""The deployment: manifests/ (kustomize base and overlays), webhook/manifests.py, the Dockerfile.
+
+Every rendering is checked the same way: its objects are valid Kubernetes 1.30 objects (the JSON
+Schemas of `kubernetes-validate`; cert-manager's kinds against a strict subset of their CRD schema),
+its webhook configuration names exactly what the rule registry validates, and every container passes
+the hardening checks a scanner (kube-score, kubesec, Polaris, checkov) would run.
+
+The kustomize renderings come from `kubectl kustomize`. Where kubectl is missing the base is read
+from its files (it has no patches, so that is what kustomize would print) and the overlays from their
+own resource files, with a warning saying so: the checks never pass by skipping.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import ipaddress
+import re
+import shutil
+import ssl
+import subprocess
+import tomllib
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import jsonschema  # type: ignore[import-untyped,unused-ignore]
+import kubernetes_validate  # type: ignore[import-untyped,unused-ignore]
+import pytest
+import yaml
+from cryptography import x509
+from cryptography.x509 import verification
+from kubernetes_validate import utils as kubernetes_validate_utils  # type: ignore[import-untyped,unused-ignore]
+
+from webhook import manifests, tls
+from webhook.cli import main
+from webhook.manifests import (
+    DEFAULT_IMAGE,
+    IMAGE_TAG,
+    RUN_AS_ID,
+    read_ca_bundle,
+    registry_resources,
+    render_objects,
+    render_yaml,
+    rule_resources,
+)
+from webhook.rules import REGISTRY
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFESTS = ROOT / "manifests"
+KUSTOMIZATIONS = ("base", "overlays/cert-manager", "overlays/sidecar")
+KUBERNETES_VERSION = "1.30.0"
+KUBECTL = shutil.which("kubectl")
+
+Obj = dict[str, Any]
+
+# What the static webhook configuration must name whatever the registry holds at the moment: all
+# seven v1alpha2 kinds and the two status subresources (pkg/registry/resource/*/storage in 1.30).
+V1ALPHA2_RESOURCES = {
+    "podschedulingcontexts",
+    "podschedulingcontexts/status",
+    "resourceclaimparameters",
+    "resourceclaims",
+    "resourceclaims/status",
+    "resourceclaimtemplates",
+    "resourceclasses",
+    "resourceclassparameters",
+    "resourceslices",
+}
+
+
+# --- renderings -------------------------------------------------------------------------------------
+
+
+def load_documents(text: str) -> list[Obj]:
+    return [document for document in yaml.safe_load_all(text) if document]
+
+
+def kustomize(folder: str) -> list[Obj]:
+    if KUBECTL is not None:
+        built = subprocess.run(
+            [KUBECTL, "kustomize", str(MANIFESTS / folder)], capture_output=True, text=True, timeout=120
+        )
+        assert built.returncode == 0, built.stderr
+        return load_documents(built.stdout)
+    warnings.warn(
+        f"kubectl not found: {folder} is checked from its own resource files, without kustomize's patches",
+        stacklevel=2,
+    )
+    return list(resource_files_of(MANIFESTS / folder))
+
+
+def resource_files_of(folder: Path) -> Iterator[Obj]:
+    """The objects of a kustomization's resource files (a resource that is a folder is skipped)."""
+    kustomization = yaml.safe_load((folder / "kustomization.yaml").read_text())
+    for resource in kustomization.get("resources", []):
+        path = folder / resource
+        if path.is_file():
+            yield from load_documents(path.read_text())
+
+
+@pytest.fixture(scope="module")
+def certificate_authority() -> tls.IssuedCertificate:
+    return tls.issue_ca()
+
+
+@pytest.fixture(scope="module")
+def renderings(certificate_authority: tls.IssuedCertificate) -> dict[str, list[Obj]]:
+    rendered = {folder: kustomize(folder) for folder in KUSTOMIZATIONS}
+    rendered["python"] = render_objects()
+    rendered["python (team-a, caBundle)"] = render_objects(
+        namespace="team-a",
+        service="validator",
+        image="registry.example:5000/dra-webhook@sha256:" + "0" * 64,
+        ca_bundle=certificate_authority.cert_pem,
+    )
+    return rendered
+
+
+RENDERINGS = (*KUSTOMIZATIONS, "python", "python (team-a, caBundle)")
+
+
+def one(objects: Sequence[Obj], kind: str, name: str | None = None) -> Obj:
+    found = [
+        obj for obj in objects if obj["kind"] == kind and (name is None or obj["metadata"]["name"] == name)
+    ]
+    assert len(found) == 1, f"expected one {kind} {name or ''}, found {len(found)}"
+    return found[0]
+
+
+def workloads(objects: Sequence[Obj]) -> list[Obj]:
+    return [obj for obj in objects if obj["kind"] in ("Deployment", "DaemonSet", "StatefulSet", "Job")]
+
+
+def pod_specs(objects: Sequence[Obj]) -> list[tuple[Obj, Obj]]:
+    """(pod template metadata, pod spec) of every workload."""
+    return [
+        (workload["spec"]["template"]["metadata"], workload["spec"]["template"]["spec"])
+        for workload in workloads(objects)
+    ]
+
+
+def containers(pod_spec: Mapping[str, Any]) -> list[Obj]:
+    return [*pod_spec.get("initContainers", []), *pod_spec["containers"]]
+
+
+def arg_value(container: Mapping[str, Any], flag: str) -> str:
+    args = container["args"]
+    return str(args[args.index(flag) + 1])
+
+
+# --- valid objects for Kubernetes 1.30 ---------------------------------------------------------------
+
+# cert-manager's kinds are not in Kubernetes' schemas. This is a strict subset of the cert-manager.io/v1
+# CRD schemas (the fields these manifests use, with the CRD's types and enums): an object valid here is
+# valid for cert-manager, and a misspelt field fails.
+_STRINGS = {"type": "array", "items": {"type": "string"}}
+_GO_DURATION = {"type": "string", "pattern": r"^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"}
+_OBJECT_META = {
+    "type": "object",
+    "required": ["name"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string"},
+        "namespace": {"type": "string"},
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+        "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
+    },
+}
+
+
+def _cert_manager_kind(kind: str, spec: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["apiVersion", "kind", "metadata", "spec"],
+        "additionalProperties": False,
+        "properties": {
+            "apiVersion": {"const": "cert-manager.io/v1"},
+            "kind": {"const": kind},
+            "metadata": _OBJECT_META,
+            "spec": spec,
+        },
+    }
+
+
+CERT_MANAGER_SCHEMAS = {
+    "Issuer": _cert_manager_kind(
+        "Issuer",
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "minProperties": 1,
+            "maxProperties": 1,  # an Issuer is exactly one kind of issuer
+            "properties": {
+                "selfSigned": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"crlDistributionPoints": _STRINGS},
+                },
+                "ca": {
+                    "type": "object",
+                    "required": ["secretName"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "secretName": {"type": "string", "minLength": 1},
+                        "crlDistributionPoints": _STRINGS,
+                        "ocspServers": _STRINGS,
+                        "issuingCertificateURLs": _STRINGS,
+                    },
+                },
+            },
+        },
+    ),
+    "Certificate": _cert_manager_kind(
+        "Certificate",
+        {
+            "type": "object",
+            "required": ["secretName", "issuerRef"],
+            "additionalProperties": False,
+            "properties": {
+                "secretName": {"type": "string", "minLength": 1},
+                "issuerRef": {
+                    "type": "object",
+                    "required": ["name"],
+                    "additionalProperties": False,
+                    "properties": {
+                        "name": {"type": "string"},
+                        "kind": {"type": "string"},
+                        "group": {"type": "string"},
+                    },
+                },
+                "commonName": {"type": "string", "maxLength": 64},
+                "dnsNames": _STRINGS,
+                "ipAddresses": _STRINGS,
+                "isCA": {"type": "boolean"},
+                "duration": _GO_DURATION,
+                "renewBefore": _GO_DURATION,
+                "usages": {
+                    "type": "array",
+                    "items": {
+                        "enum": [
+                            "signing",
+                            "digital signature",
+                            "content commitment",
+                            "key encipherment",
+                            "key agreement",
+                            "data encipherment",
+                            "cert sign",
+                            "crl sign",
+                            "encipher only",
+                            "decipher only",
+                            "any",
+                            "server auth",
+                            "client auth",
+                            "code signing",
+                            "email protection",
+                            "s/mime",
+                            "ipsec end system",
+                            "ipsec tunnel",
+                            "ipsec user",
+                            "timestamping",
+                            "ocsp signing",
+                            "microsoft sgc",
+                            "netscape sgc",
+                        ]
+                    },
+                },
+                "privateKey": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "algorithm": {"enum": ["RSA", "ECDSA", "Ed25519"]},
+                        "size": {"type": "integer"},
+                        "encoding": {"enum": ["PKCS1", "PKCS8"]},
+                        "rotationPolicy": {"enum": ["Never", "Always"]},
+                    },
+                },
+            },
+        },
+    ),
+}
+
+
+def schema_errors(obj: Mapping[str, Any]) -> list[str]:
+    """Why `obj` is not a valid object for Kubernetes 1.30 (or for cert-manager v1); [] when it is."""
+    if obj.get("apiVersion") == "cert-manager.io/v1":
+        schema = CERT_MANAGER_SCHEMAS.get(obj.get("kind", ""))
+        if schema is None:
+            return [f"no schema for cert-manager kind {obj.get('kind')!r}"]
+        validator = jsonschema.Draft202012Validator(schema)
+        problems = [f"{'.'.join(map(str, e.path))}: {e.message}" for e in validator.iter_errors(obj)]
+        return problems + certificate_rule_errors(obj)
+    try:
+        used = kubernetes_validate.validate(dict(obj), KUBERNETES_VERSION, strict=True)
+    except kubernetes_validate.ValidationError as error:
+        return [f"{'.'.join(map(str, error.path))}: {error.message}"]
+    except kubernetes_validate.SchemaNotFoundError as error:
+        return [error.message]
+    # validate() falls back to an older schema set when it has no 1.30: that would be a false pass.
+    return [] if used == "1.30" else [f"validated against Kubernetes {used}, not 1.30"]
+
+
+def certificate_rule_errors(obj: Mapping[str, Any]) -> list[str]:
+    """cert-manager's own admission checks of a Certificate that a schema cannot express."""
+    if obj["kind"] != "Certificate":
+        return []
+    spec, problems = obj["spec"], []
+    if not any(
+        spec.get(field) for field in ("commonName", "dnsNames", "ipAddresses", "uris", "emailAddresses")
+    ):
+        problems.append(
+            "at least one of commonName, dnsNames, uris, ipAddresses or emailAddresses must be set"
+        )
+    key = spec.get("privateKey", {})
+    if key.get("algorithm") == "ECDSA" and key.get("size", 256) not in (256, 384, 521):
+        problems.append("ECDSA keys are 256, 384 or 521 bits")
+    for address in spec.get("ipAddresses", []):
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            problems.append(f"not an IP address: {address}")
+    hours = {field: go_duration_hours(spec[field]) for field in ("duration", "renewBefore") if field in spec}
+    if hours.get("duration", 2160) < 1:
+        problems.append("duration must be at least 1h")
+    if "renewBefore" in hours and not 5 / 60 <= hours["renewBefore"] < hours.get("duration", 2160):
+        problems.append("renewBefore must be at least 5m and shorter than the duration")
+    return problems
+
+
+def go_duration_hours(text: str) -> float:
+    units = {"h": 1.0, "m": 1 / 60, "s": 1 / 3600, "ms": 1 / 3_600_000}
+    return sum(float(number) * units[unit] for number, unit in re.findall(r"([0-9.]+)(ms|h|m|s)", text))
+
+
+def test_kubernetes_validate_has_the_1_30_schemas() -> None:
+    assert "1.30.0" in kubernetes_validate_utils.all_versions()
+
+
+@pytest.mark.parametrize(
+    ("obj", "complaint"),
+    [
+        (
+            {
+                "apiVersion": "apps/v1",
+                "kind": "Deployment",
+                "metadata": {"name": "x"},
+                "spec": {"replicas": "two"},
+            },
+            "spec.replicas: 'two' is not of type 'integer'",
+        ),
+        (
+            {
+                "apiVersion": "v1",
+                "kind": "Service",
+                "metadata": {"name": "x"},
+                "spec": {"type": "ClusterIP", "prots": []},
+            },
+            "Additional properties are not allowed ('prots' was unexpected)",
+        ),
+        (
+            {
+                "apiVersion": "cert-manager.io/v1",
+                "kind": "Certificate",
+                "metadata": {"name": "x"},
+                "spec": {"secretName": "s", "issuerRef": {"name": "i"}, "dnsName": ["a"]},
+            },
+            "Additional properties are not allowed ('dnsName' was unexpected)",
+        ),
+        (
+            {
+                "apiVersion": "cert-manager.io/v1",
+                "kind": "Certificate",
+                "metadata": {"name": "x"},
+                "spec": {"secretName": "s", "issuerRef": {"name": "i"}},
+            },
+            "at least one of commonName",
+        ),
+        (
+            {
+                "apiVersion": "cert-manager.io/v1",
+                "kind": "ClusterIssuer",
+                "metadata": {"name": "x"},
+                "spec": {},
+            },
+            "no schema for cert-manager kind 'ClusterIssuer'",
+        ),
+        (
+            {"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "x"}},
+            "Couldn't find schema for kind Widget",
+        ),
+    ],
+)
+def test_the_schema_check_rejects_a_broken_object(obj: Obj, complaint: str) -> None:
+    problems = schema_errors(obj)
+    assert any(complaint in problem for problem in problems), problems
+
+
+@pytest.mark.parametrize("rendering", RENDERINGS)
+def test_every_object_is_valid_for_kubernetes_1_30(renderings: dict[str, list[Obj]], rendering: str) -> None:
+    objects = renderings[rendering]
+    assert objects
+    problems = {f"{obj['kind']}/{obj['metadata']['name']}": schema_errors(obj) for obj in objects}
+    assert {name: found for name, found in problems.items() if found} == {}
+
+
+def by_identity(objects: list[Obj]) -> dict[tuple[str, str], Obj]:
+    return {(obj["kind"], obj["metadata"]["name"]): obj for obj in objects}
+
+
+def test_the_python_rendering_is_the_kustomize_base(renderings: dict[str, list[Obj]]) -> None:
+    assert by_identity(renderings["python"]) == by_identity(renderings["base"])
+
+
+def test_without_kubectl_the_base_files_are_what_kustomize_prints(renderings: dict[str, list[Obj]]) -> None:
+    # The kubectl-less fallback reads the base's files: faithful only while the base has no patches.
+    kustomization = yaml.safe_load((MANIFESTS / "base" / "kustomization.yaml").read_text())
+    assert set(kustomization) == {"apiVersion", "kind", "resources"}
+    assert by_identity(list(resource_files_of(MANIFESTS / "base"))) == by_identity(renderings["base"])
+
+
+# --- the webhook configuration ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rendering", RENDERINGS)
+def test_the_webhook_configuration_names_exactly_what_the_registry_validates(
+    renderings: dict[str, list[Obj]], rendering: str
+) -> None:
+    configuration = one(renderings[rendering], "ValidatingWebhookConfiguration")
+    assert rule_resources(configuration) == registry_resources()
+
+
+def test_the_registry_derived_rules_name_every_kind_and_its_status_subresource() -> None:
+    expected = set()
+    for kind in REGISTRY.values():
+        expected.add((kind.gvk.group, kind.gvk.version, kind.resource))
+        expected.update(
+            (kind.gvk.group, kind.gvk.version, f"{kind.resource}/{sub}") for sub in kind.subresources
+        )
+    assert registry_resources() == expected
+    assert all(rule["operations"] == ["CREATE", "UPDATE"] for rule in manifests.webhook_rules())
+
+
+def test_the_static_configuration_lists_all_seven_v1alpha2_kinds() -> None:
+    configuration = one(
+        load_documents((MANIFESTS / "base" / "validatingwebhookconfiguration.yaml").read_text()),
+        "ValidatingWebhookConfiguration",
+    )
+    assert rule_resources(configuration) == {
+        ("resource.k8s.io", "v1alpha2", name) for name in V1ALPHA2_RESOURCES
+    }
+
+
+@pytest.mark.parametrize("rendering", RENDERINGS)
+def test_the_webhook_is_registered_as_the_api_server_needs(
+    renderings: dict[str, list[Obj]], rendering: str
+) -> None:
+    (webhook,) = one(renderings[rendering], "ValidatingWebhookConfiguration")["webhooks"]
+    assert webhook["name"] == "v1alpha2.resource.dra-webhook.io"
+    assert len(webhook["name"].split(".")) >= 3  # the API server wants a fully qualified name
+    assert webhook["sideEffects"] == "None"
+    assert webhook["admissionReviewVersions"] == ["v1", "v1beta1"]
+    assert webhook["matchPolicy"] == "Equivalent"
+    assert webhook["failurePolicy"] == "Fail"
+    assert 1 <= webhook["timeoutSeconds"] <= 5
+    assert all(rule["scope"] == "*" for rule in webhook["rules"])
+
+
+@pytest.mark.parametrize("rendering", RENDERINGS)
+def test_the_namespace_selector_never_blocks_kube_system_nor_the_webhooks_own_namespace(
+    renderings: dict[str, list[Obj]], rendering: str
+) -> None:
+    objects = renderings[rendering]
+    (webhook,) = one(objects, "ValidatingWebhookConfiguration")["webhooks"]
+    own_namespace = workloads(objects)[0]["metadata"]["namespace"]
+    selector = webhook["namespaceSelector"]
+    assert not selects(selector, namespace_labels("kube-system"))
+    assert not selects(selector, namespace_labels(own_namespace))
+    assert selects(selector, namespace_labels("default"))
+    assert selects(selector, namespace_labels("team-b", {"pod-security.kubernetes.io/enforce": "baseline"}))
+
+
+def namespace_labels(name: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    # The API server labels every namespace with its own name (NamespaceDefaultLabelName, GA in 1.22).
+    return {"kubernetes.io/metadata.name": name, **(extra or {})}
+
+
+def selects(selector: Mapping[str, Any], labels: Mapping[str, str]) -> bool:
+    """metav1.LabelSelector semantics."""
+    if any(labels.get(key) != value for key, value in selector.get("matchLabels", {}).items()):
+        return False
+    for requirement in selector.get("matchExpressions", []):
+        key, operator, values = requirement["key"], requirement["operator"], requirement.get("values", [])
+        matched = {
+            "In": key in labels and labels[key] in values,
+            "NotIn": key not in labels or labels[key] not in values,
+            "Exists": key in labels,
+            "DoesNotExist": key not in labels,
+        }[operator]
+        if not matched:
+            return False
+    return True
+
+
+def test_a_label_selector_reads_as_kubernetes_reads_it() -> None:
+    selector = {
+        "matchLabels": {"a": "1"},
+        "matchExpressions": [{"key": "b", "operator": "In", "values": ["x"]}],
+    }
+    assert selects(selector, {"a": "1", "b": "x"})
+    assert not selects(selector, {"a": "1", "b": "y"})
+    assert not selects(selector, {"b": "x"})
+    assert selects({"matchExpressions": [{"key": "c", "operator": "DoesNotExist"}]}, {"a": "1"})
+
+
+@pytest.mark.parametrize(
+    "rendering", ["base", "overlays/cert-manager", "python", "python (team-a, caBundle)"]
+)
+def test_the_api_server_reaches_the_webhook_through_its_service(
+    renderings: dict[str, list[Obj]], rendering: str
+) -> None:
+    objects = renderings[rendering]
+    (webhook,) = one(objects, "ValidatingWebhookConfiguration")["webhooks"]
+    reference = webhook["clientConfig"]["service"]
+    assert reference["path"] == "/validate"
+    service = one(objects, "Service", reference["name"])
+    assert service["metadata"]["namespace"] == reference["namespace"]
+    (port,) = [port for port in service["spec"]["ports"] if port["port"] == reference["port"]]
+    (workload,) = workloads(objects)
+    pod = workload["spec"]["template"]
+    assert selects({"matchLabels": service["spec"]["selector"]}, pod["metadata"]["labels"])
+    (container,) = pod["spec"]["containers"]
+    (container_port,) = [p for p in container["ports"] if p["name"] == port["targetPort"]]
+    assert int(arg_value(container, "--port")) == container_port["containerPort"] == 8443
+    assert arg_value(container, "--host") == "0.0.0.0"
+
+
+def test_the_sidecar_is_called_on_loopback_with_an_ip_san_certificate(
+    renderings: dict[str, list[Obj]],
+) -> None:
+    objects = renderings["overlays/sidecar"]
+    (webhook,) = one(objects, "ValidatingWebhookConfiguration")["webhooks"]
+    assert "service" not in webhook["clientConfig"]
+    url = urlsplit(webhook["clientConfig"]["url"])
+    assert (url.scheme, url.hostname, url.path) == ("https", "127.0.0.1", "/validate")
+    (daemon_set,) = workloads(objects)
+    assert daemon_set["kind"] == "DaemonSet"
+    pod = daemon_set["spec"]["template"]["spec"]
+    assert pod["hostNetwork"] is True  # the API server's loopback is the node's
+    (container,) = pod["containers"]
+    assert arg_value(container, "--host") == "127.0.0.1"
+    assert int(arg_value(container, "--port")) == url.port
+    for probe in (container["readinessProbe"], container["livenessProbe"]):
+        assert probe["httpGet"]["host"] == "127.0.0.1"
+    serving = serving_certificate(objects, pod)
+    assert serving["spec"]["ipAddresses"] == ["127.0.0.1"]
+    assert not [obj for obj in objects if obj["kind"] in ("Service", "Deployment", "PodDisruptionBudget")]
+
+
+def serving_certificate(objects: Sequence[Obj], pod_spec: Mapping[str, Any]) -> Obj:
+    (mount,) = [m for m in containers(pod_spec)[0]["volumeMounts"] if m["mountPath"] == "/certs"]
+    (volume,) = [v for v in pod_spec["volumes"] if v["name"] == mount["name"]]
+    return one(
+        [
+            obj
+            for obj in objects
+            if obj["kind"] == "Certificate" and obj["spec"]["secretName"] == volume["secret"]["secretName"]
+        ],
+        "Certificate",
+    )
+
+
+@pytest.mark.parametrize("rendering", ["overlays/cert-manager", "overlays/sidecar"])
+def test_cert_manager_issues_the_mounted_secret_and_injects_its_ca(
+    renderings: dict[str, list[Obj]], rendering: str
+) -> None:
+    objects = renderings[rendering]
+    configuration = one(objects, "ValidatingWebhookConfiguration")
+    (workload,) = workloads(objects)
+    serving = serving_certificate(objects, workload["spec"]["template"]["spec"])
+    injected_from = configuration["metadata"]["annotations"]["cert-manager.io/inject-ca-from"]
+    assert injected_from == f"{serving['metadata']['namespace']}/{serving['metadata']['name']}"
+    assert "caBundle" not in configuration["webhooks"][0]["clientConfig"]
+    # The serving certificate comes from a CA Issuer whose CA a self-signed Issuer made.
+    ca_issuer = one(objects, "Issuer", serving["spec"]["issuerRef"]["name"])
+    ca_certificate = one(
+        [
+            obj
+            for obj in objects
+            if obj["kind"] == "Certificate"
+            and obj["spec"]["secretName"] == ca_issuer["spec"]["ca"]["secretName"]
+        ],
+        "Certificate",
+    )
+    assert ca_certificate["spec"]["isCA"] is True
+    assert ca_certificate["spec"]["privateKey"]["rotationPolicy"] == "Never"  # renewals keep the CA key
+    assert "selfSigned" in one(objects, "Issuer", ca_certificate["spec"]["issuerRef"]["name"])["spec"]
+    # A CA renewal happens more than one serving-certificate lifetime before the CA expires.
+    assert go_duration_hours(ca_certificate["spec"]["renewBefore"]) > go_duration_hours(
+        serving["spec"]["duration"]
+    )
+    namespaces = {obj["metadata"]["namespace"] for obj in objects if obj["kind"] in ("Issuer", "Certificate")}
+    assert namespaces == {workload["metadata"]["namespace"]}
+
+
+def test_the_cert_manager_certificate_names_the_service_as_the_api_server_dials_it(
+    renderings: dict[str, list[Obj]],
+) -> None:
+    objects = renderings["overlays/cert-manager"]
+    (webhook,) = one(objects, "ValidatingWebhookConfiguration")["webhooks"]
+    service = webhook["clientConfig"]["service"]
+    (workload,) = workloads(objects)
+    serving = serving_certificate(objects, workload["spec"]["template"]["spec"])
+    assert f"{service['name']}.{service['namespace']}.svc" in serving["spec"]["dnsNames"]
+
+
+# --- hardening --------------------------------------------------------------------------------------
+
+# The one exception, with its reason: the sidecar shares the node's network namespace with the API server.
+HOST_NETWORK_ALLOWED = {"overlays/sidecar"}
+
+
+@pytest.mark.parametrize("rendering", RENDERINGS)
+def test_every_container_is_hardened(renderings: dict[str, list[Obj]], rendering: str) -> None:
+    specs = pod_specs(renderings[rendering])
+    assert specs, "no workload rendered"
+    for _, pod in specs:
+        pod_security = pod.get("securityContext", {})
+        assert pod["automountServiceAccountToken"] is False
+        assert not pod.get("hostPID") and not pod.get("hostIPC")
+        assert bool(pod.get("hostNetwork")) == (rendering in HOST_NETWORK_ALLOWED)
+        for container in containers(pod):
+            problems = container_hardening_problems(container, pod_security)
+            assert problems == [], f"{rendering}: {container['name']}: {problems}"
+
+
+def container_hardening_problems(container: Mapping[str, Any], pod_security: Mapping[str, Any]) -> list[str]:
+    security = {**pod_security, **container.get("securityContext", {})}
+    checks = {
+        "runAsNonRoot": security.get("runAsNonRoot") is True,
+        "runAsUser is not root": security.get("runAsUser", -1) > 0,
+        "readOnlyRootFilesystem": security.get("readOnlyRootFilesystem") is True,
+        "allowPrivilegeEscalation false": security.get("allowPrivilegeEscalation") is False,
+        "not privileged": not security.get("privileged", False),
+        "drops ALL capabilities": "ALL" in security.get("capabilities", {}).get("drop", []),
+        "adds no capability": not security.get("capabilities", {}).get("add"),
+        "seccomp RuntimeDefault": security.get("seccompProfile", {}).get("type") == "RuntimeDefault",
+        "cpu request": "cpu" in container.get("resources", {}).get("requests", {}),
+        "memory request": "memory" in container.get("resources", {}).get("requests", {}),
+        "memory limit": "memory" in container.get("resources", {}).get("limits", {}),
+        "readiness probe": "readinessProbe" in container,
+        "liveness probe": "livenessProbe" in container,
+        "pinned image": manifests._is_pinned_image(container.get("image", "")),
+    }
+    return [check for check, passed in checks.items() if not passed]
+
+
+@pytest.mark.parametrize(
+    ("change", "failed_check"),
+    [
+        ({"securityContext": {"runAsNonRoot": False}}, "runAsNonRoot"),
+        ({"securityContext": {"readOnlyRootFilesystem": False}}, "readOnlyRootFilesystem"),
+        ({"securityContext": {"capabilities": {"drop": ["NET_RAW"]}}}, "drops ALL capabilities"),
+        (
+            {"securityContext": {"capabilities": {"drop": ["ALL"], "add": ["NET_ADMIN"]}}},
+            "adds no capability",
+        ),
+        ({"securityContext": {"allowPrivilegeEscalation": True}}, "allowPrivilegeEscalation false"),
+        ({"securityContext": {"seccompProfile": {"type": "Unconfined"}}}, "seccomp RuntimeDefault"),
+        ({"securityContext": {"runAsUser": 0}}, "runAsUser is not root"),
+        ({"resources": {"requests": {"cpu": "1"}, "limits": {"memory": "1Gi"}}}, "memory request"),
+        ({"image": "dra-webhook:latest"}, "pinned image"),
+        ({"image": "dra-webhook"}, "pinned image"),
+        ({"readinessProbe": None}, "readiness probe"),
+    ],
+)
+def test_the_hardening_check_catches_each_weakness(change: Obj, failed_check: str) -> None:
+    container = manifests._webhook_container(DEFAULT_IMAGE)
+    for field, value in change.items():
+        if value is None:
+            del container[field]
+        elif isinstance(value, dict) and field == "securityContext":
+            container[field] = {**container[field], **value}
+        else:
+            container[field] = value
+    assert container_hardening_problems(container, {}) == [failed_check]
+
+
+@pytest.mark.parametrize("rendering", [*KUSTOMIZATIONS[:2], "python", "python (team-a, caBundle)"])
+def test_the_deployment_survives_a_node_drain(renderings: dict[str, list[Obj]], rendering: str) -> None:
+    objects = renderings[rendering]
+    deployment = one(objects, "Deployment")
+    assert deployment["spec"]["replicas"] >= 2
+    assert deployment["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
+    template = deployment["spec"]["template"]
+    spread = {c["topologyKey"] for c in template["spec"]["topologySpreadConstraints"]}
+    assert "kubernetes.io/hostname" in spread
+    budget = one(objects, "PodDisruptionBudget")
+    assert budget["metadata"]["namespace"] == deployment["metadata"]["namespace"]
+    assert selects(budget["spec"]["selector"], template["metadata"]["labels"])
+    assert 1 <= budget["spec"]["minAvailable"] < deployment["spec"]["replicas"]
+
+
+@pytest.mark.parametrize("rendering", RENDERINGS)
+def test_the_service_account_carries_no_token(renderings: dict[str, list[Obj]], rendering: str) -> None:
+    objects = renderings[rendering]
+    account = one(objects, "ServiceAccount")
+    assert account["automountServiceAccountToken"] is False
+    for _, pod in pod_specs(objects):
+        assert pod["serviceAccountName"] == account["metadata"]["name"]
+
+
+@pytest.mark.parametrize("rendering", RENDERINGS)
+def test_the_tls_secret_is_mounted_read_only_at_certs(
+    renderings: dict[str, list[Obj]], rendering: str
+) -> None:
+    for _, pod in pod_specs(renderings[rendering]):
+        (container,) = pod["containers"]
+        assert arg_value(container, "--cert-dir") == "/certs"
+        (mount,) = [m for m in container["volumeMounts"] if m["mountPath"] == "/certs"]
+        assert mount["readOnly"] is True
+        (volume,) = [v for v in pod["volumes"] if v["name"] == mount["name"]]
+        assert volume["secret"]["secretName"] == "dra-webhook-tls"
+        assert volume["secret"]["defaultMode"] == 0o440
+        assert pod["securityContext"]["fsGroup"] == container["securityContext"]["runAsUser"] == RUN_AS_ID
+
+
+@pytest.mark.parametrize("rendering", RENDERINGS)
+def test_probes_ask_the_servers_health_endpoints_over_https(
+    renderings: dict[str, list[Obj]], rendering: str
+) -> None:
+    for _, pod in pod_specs(renderings[rendering]):
+        (container,) = pod["containers"]
+        readiness, liveness = container["readinessProbe"]["httpGet"], container["livenessProbe"]["httpGet"]
+        assert (readiness["path"], readiness["scheme"]) == ("/readyz", "HTTPS")
+        assert (liveness["path"], liveness["scheme"]) == ("/healthz", "HTTPS")
+        assert {readiness["port"], liveness["port"]} == {"https"}
+        assert [p["containerPort"] for p in container["ports"] if p["name"] == "https"] == [
+            int(arg_value(container, "--port"))
+        ]
+
+
+# --- the caBundle -----------------------------------------------------------------------------------
+
+
+def ca_bundle_of(objects: Sequence[Obj]) -> bytes:
+    (webhook,) = one(objects, "ValidatingWebhookConfiguration")["webhooks"]
+    return base64.b64decode(webhook["clientConfig"]["caBundle"], validate=True)
+
+
+def verifies(ca_bundle_pem: bytes, leaf: x509.Certificate, subject: x509.verification.Subject) -> bool:
+    """What kube-apiserver's Go client does with the caBundle: build a chain to it for the server name."""
+    store = verification.Store(x509.load_pem_x509_certificates(ca_bundle_pem))
+    verifier = verification.PolicyBuilder().store(store).build_server_verifier(subject)
+    try:
+        verifier.verify(leaf, [])
+    except verification.VerificationError:
+        return False
+    return True
+
+
+def test_the_rendered_ca_bundle_verifies_the_serving_certificate(
+    certificate_authority: tls.IssuedCertificate, tmp_path: Path
+) -> None:
+    serving = tls.issue_serving_certificate(
+        certificate_authority, dns_names=tls.service_dns_names("validator", "team-a")
+    )
+    ca_file = tmp_path / "ca.crt"
+    ca_file.write_bytes(certificate_authority.cert_pem)
+    objects = render_objects(namespace="team-a", service="validator", ca_bundle=read_ca_bundle(ca_file))
+    bundle = ca_bundle_of(objects)
+    (webhook,) = one(objects, "ValidatingWebhookConfiguration")["webhooks"]
+    service = webhook["clientConfig"]["service"]
+    server_name = f"{service['name']}.{service['namespace']}.svc"  # what the API server dials
+    assert server_name == "validator.team-a.svc"
+    assert verifies(bundle, serving.certificate, x509.DNSName(server_name))
+    assert not verifies(bundle, serving.certificate, x509.DNSName("validator.team-b.svc"))
+    assert not verifies(tls.issue_ca().cert_pem, serving.certificate, x509.DNSName(server_name))
+
+
+def test_a_tls_client_trusting_the_ca_bundle_completes_a_handshake_with_the_webhook(
+    certificate_authority: tls.IssuedCertificate, tmp_path: Path
+) -> None:
+    serving = tls.issue_serving_certificate(certificate_authority, ip_addresses=["127.0.0.1"])
+    (tmp_path / "tls.crt").write_bytes(serving.cert_pem)
+    (tmp_path / "tls.key").write_bytes(serving.key_pem)
+    (tmp_path / "ca.crt").write_bytes(certificate_authority.cert_pem)
+    bundle = ca_bundle_of(render_objects(ca_bundle=read_ca_bundle(tmp_path / "ca.crt")))
+    server = tls.build_server_context(tmp_path / "tls.crt", tmp_path / "tls.key")
+    client = ssl.create_default_context(cadata=bundle.decode("ascii"))
+    assert memory_handshake(client, server, server_hostname="127.0.0.1") is None
+    failure = memory_handshake(client, server, server_hostname="127.0.0.2")
+    assert failure is not None and "IP address mismatch" in failure
+
+
+def memory_handshake(client: ssl.SSLContext, server: ssl.SSLContext, *, server_hostname: str) -> str | None:
+    """A TLS handshake through memory buffers; None when it succeeds, else the client's complaint."""
+    client_in, client_out, server_in, server_out = (ssl.MemoryBIO() for _ in range(4))
+    client_side = client.wrap_bio(client_in, client_out, server_hostname=server_hostname)
+    server_side = server.wrap_bio(server_in, server_out, server_side=True)
+    done = {"client": False, "server": False}
+    for _ in range(20):
+        for name, side, outgoing, incoming in (
+            ("client", client_side, client_out, server_in),
+            ("server", server_side, server_out, client_in),
+        ):
+            if not done[name]:
+                try:
+                    side.do_handshake()
+                    done[name] = True
+                except ssl.SSLWantReadError:
+                    pass
+                except ssl.SSLError as error:
+                    if name == "client":
+                        return str(error)
+                    raise
+            incoming.write(outgoing.read())
+        if all(done.values()):
+            return None
+    raise AssertionError("the handshake did not finish")
+
+
+def test_read_ca_bundle_takes_pem_or_the_printed_base64_caBundle(
+    certificate_authority: tls.IssuedCertificate, tmp_path: Path
+) -> None:
+    second_ca = tls.issue_ca()
+    pem = certificate_authority.cert_pem + second_ca.cert_pem  # a CA rotation keeps both
+    (tmp_path / "bundle.pem").write_bytes(b"# old and new\n" + pem)
+    (tmp_path / "bundle.b64").write_bytes(base64.b64encode(pem) + b"\n")
+    assert read_ca_bundle(tmp_path / "bundle.pem") == pem
+    assert read_ca_bundle(tmp_path / "bundle.b64") == pem
+
+
+@pytest.mark.parametrize(
+    ("content", "complaint"),
+    [
+        (b"", "is empty"),
+        (b" \n", "is empty"),
+        (b"not a certificate at all!", "neither PEM nor base64-encoded PEM"),
+        (base64.b64encode(b"hello"), "not a PEM certificate bundle"),
+        (b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", "not a PEM certificate bundle"),
+    ],
+)
+def test_read_ca_bundle_refuses_a_file_without_certificates(
+    tmp_path: Path, content: bytes, complaint: str
+) -> None:
+    (tmp_path / "ca.crt").write_bytes(content)
+    with pytest.raises(ValueError, match=complaint):
+        read_ca_bundle(tmp_path / "ca.crt")
+
+
+# --- render_objects arguments -----------------------------------------------------------------------
+
+
+def test_the_webhook_in_kube_system_emits_no_namespace_and_exempts_kube_system_once() -> None:
+    objects = render_objects(namespace="kube-system")
+    assert "Namespace" not in {obj["kind"] for obj in objects}
+    (webhook,) = one(objects, "ValidatingWebhookConfiguration")["webhooks"]
+    assert webhook["namespaceSelector"]["matchExpressions"][0]["values"] == ["kube-system"]
+    assert {obj["metadata"].get("namespace") for obj in objects} == {"kube-system", None}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "complaint"),
+    [
+        ({"namespace": "Team-A"}, "namespace 'Team-A'"),
+        ({"namespace": "a" * 64}, "must be no more than 63 characters"),
+        ({"service": "1validator"}, "service '1validator': a Service name must be a DNS-1035 label"),
+        ({"image": "dra-webhook:latest"}, "image 'dra-webhook:latest': give a pinned image reference"),
+        ({"image": "registry.example:5000/dra-webhook"}, "give a pinned image reference"),
+    ],
+)
+def test_render_objects_refuses_names_kubernetes_would_refuse(
+    arguments: dict[str, Any], complaint: str
+) -> None:
+    with pytest.raises(ValueError, match=re.escape(complaint)):
+        render_objects(**arguments)
+
+
+def test_render_yaml_round_trips() -> None:
+    objects = render_objects(namespace="team-a")
+    assert load_documents(render_yaml(objects)) == objects
+
+
+# --- dra-webhook manifests --------------------------------------------------------------------------
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as exit_:
+            code = int(exit_.code or 0)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_manifests_prints_the_whole_set_with_the_ca_bundle_filled_in(
+    certificate_authority: tls.IssuedCertificate, tmp_path: Path
+) -> None:
+    (tmp_path / "ca.crt").write_bytes(certificate_authority.cert_pem)
+    code, out, _ = run_cli(
+        "manifests",
+        "--namespace",
+        "team-a",
+        "--service",
+        "validator",
+        "--ca-bundle",
+        str(tmp_path / "ca.crt"),
+        "--image",
+        "dra-webhook:0.1.0",
+    )
+    assert code == 0
+    objects = load_documents(out)
+    assert [obj["kind"] for obj in objects] == [
+        "Namespace",
+        "ServiceAccount",
+        "Service",
+        "Deployment",
+        "PodDisruptionBudget",
+        "ValidatingWebhookConfiguration",
+    ]
+    assert {obj["kind"]: schema_errors(obj) for obj in objects} == {obj["kind"]: [] for obj in objects}
+    assert ca_bundle_of(objects) == certificate_authority.cert_pem
+    assert objects == render_objects(
+        namespace="team-a", service="validator", ca_bundle=certificate_authority.cert_pem
+    )
+
+
+def test_manifests_without_a_ca_bundle_says_what_is_missing() -> None:
+    code, out, err = run_cli("manifests", "--namespace", "team-a")
+    assert code == 0
+    assert "caBundle" not in out
+    assert "no --ca-bundle" in err
+    assert load_documents(out) == render_objects(namespace="team-a")
+
+
+@pytest.mark.parametrize(
+    ("argv", "complaint"),
+    [
+        (["--namespace", "Team-A"], "namespace 'Team-A'"),
+        (["--namespace", "team-a", "--image", "dra-webhook:latest"], "give a pinned image reference"),
+        (["--namespace", "team-a", "--ca-bundle", "/nonexistent/ca.crt"], "/nonexistent/ca.crt"),
+    ],
+)
+def test_manifests_refuses_bad_input_with_exit_status_2(argv: list[str], complaint: str) -> None:
+    code, out, err = run_cli("manifests", *argv)
+    assert (code, out) == (2, "")
+    assert complaint in err
+
+
+def test_manifests_requires_the_namespace() -> None:
+    code, _, err = run_cli("manifests")
+    assert code == 2
+    assert "--namespace" in err
+
+
+# --- the image --------------------------------------------------------------------------------------
+
+
+def dockerfile_instructions(text: str) -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) with continuation lines joined and comments dropped."""
+    instructions: list[tuple[str, str]] = []
+    pending = ""
+    for line in text.splitlines():
+        if not pending and (not line.strip() or line.lstrip().startswith("#")):
+            continue
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        keyword, _, arguments = (pending + line).strip().partition(" ")
+        instructions.append((keyword.upper(), arguments.strip()))
+        pending = ""
+    return instructions
+
+
+DOCKERFILE = dockerfile_instructions((ROOT / "Dockerfile").read_text())
+
+
+def final_stage() -> list[tuple[str, str]]:
+    last_from = max(i for i, (keyword, _) in enumerate(DOCKERFILE) if keyword == "FROM")
+    return DOCKERFILE[last_from:]
+
+
+def copy_sources() -> list[str]:
+    """The build-context paths the Dockerfile copies (COPY without --from)."""
+    sources = []
+    for keyword, arguments in DOCKERFILE:
+        if keyword == "COPY" and "--from=" not in arguments:
+            words = [word for word in arguments.split() if not word.startswith("--")]
+            sources += [word.rstrip("/") for word in words[:-1]]
+    return sources
+
+
+def docker_ignores(path: str, patterns: Sequence[str]) -> bool:
+    """.dockerignore semantics: the last pattern matching the path or one of its parents decides."""
+    parts = path.split("/")
+    candidates = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+    ignored = False
+    for pattern in patterns:
+        negated = pattern.startswith("!")
+        regex = re.compile(_docker_pattern_regex(pattern.lstrip("!").rstrip("/")))
+        if any(regex.fullmatch(candidate) for candidate in candidates):
+            ignored = not negated
+    return ignored
+
+
+def _docker_pattern_regex(pattern: str) -> str:
+    regex = ""
+    for token in re.split(r"(\*\*/|\*\*|\*|\?)", pattern):
+        regex += {"**/": "(.*/)?", "**": ".*", "*": "[^/]*", "?": "[^/]"}.get(token, re.escape(token))
+    return regex
+
+
+DOCKER_IGNORE = [
+    line.strip()
+    for line in (ROOT / ".dockerignore").read_text().splitlines()
+    if line.strip() and not line.startswith("#")
+]
+
+
+def test_the_dockerignore_reading_follows_docker() -> None:
+    patterns = ["*", "!webhook/", "**/__pycache__"]
+    assert docker_ignores("tests/test_x.py", patterns)
+    assert not docker_ignores("webhook/cli.py", patterns)
+    assert docker_ignores("webhook/__pycache__/cli.cpython-311.pyc", patterns)
+
+
+def test_the_image_is_built_in_two_stages_on_python_3_11_slim() -> None:
+    stages = [arguments for keyword, arguments in DOCKERFILE if keyword == "FROM"]
+    assert len(stages) >= 2
+    assert ("ARG", "PYTHON_IMAGE=python:3.11-slim") in DOCKERFILE
+    assert all(stage.split()[0] == "${PYTHON_IMAGE}" for stage in stages)
+    assert any("pip wheel" in arguments for keyword, arguments in DOCKERFILE if keyword == "RUN")
+
+
+def test_the_image_copies_files_that_exist_and_that_the_build_context_keeps() -> None:
+    sources = copy_sources()
+    assert sources
+    for source in sources:
+        assert (ROOT / source).exists(), f"COPY {source}: no such file in the repository"
+        assert not docker_ignores(source, DOCKER_IGNORE), f"COPY {source}: excluded by .dockerignore"
+    for path in (ROOT / "webhook").rglob("*.py"):
+        assert not docker_ignores(path.relative_to(ROOT).as_posix(), DOCKER_IGNORE)
+    assert docker_ignores(".venv/bin/python", DOCKER_IGNORE)
+    assert docker_ignores("tests/test_manifests.py", DOCKER_IGNORE)
+
+
+def test_the_image_copies_everything_the_wheel_is_built_from() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    sources = set(copy_sources())
+    assert {"pyproject.toml", project["project"]["readme"]} <= sources
+    for pattern in project["tool"]["setuptools"]["packages"]["find"]["include"]:
+        assert pattern.rstrip("*").rstrip(".") in sources
+    # The structural check reads schemas/ at run time; the wheel carries it.
+    assert "schemas" in sources
+
+
+def test_the_image_runs_as_the_non_root_user_the_manifests_require() -> None:
+    users = [arguments for keyword, arguments in final_stage() if keyword == "USER"]
+    assert users, "the final stage sets no USER: it would run as root"
+    user, _, group = users[-1].partition(":")
+    assert user.isdigit() and int(user) == RUN_AS_ID != 0  # numeric: runAsNonRoot can check it
+    assert group.isdigit() and int(group) != 0
+
+
+def test_the_image_entry_point_is_the_cli_and_its_default_command_matches_the_deployment() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    entrypoint = yaml.safe_load([a for k, a in final_stage() if k == "ENTRYPOINT"][-1])
+    command = yaml.safe_load([a for k, a in final_stage() if k == "CMD"][-1])
+    assert entrypoint == ["dra-webhook"] and "dra-webhook" in project["project"]["scripts"]
+    assert command == one(render_objects(), "Deployment")["spec"]["template"]["spec"]["containers"][0]["args"]
+    assert ("EXPOSE", "8443") in final_stage()
+
+
+def test_the_image_tag_is_the_project_version_everywhere() -> None:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert version == IMAGE_TAG
+    assert f"dra-webhook:{version}" == DEFAULT_IMAGE
+    assert f'org.opencontainers.image.version="{version}"' in dict(final_stage())["LABEL"]
+    for path in MANIFESTS.rglob("*.yaml"):
+        for image in re.findall(r"^\s*image:\s*(\S+)", path.read_text(), flags=re.MULTILINE):
+            assert image == DEFAULT_IMAGE, f"{path.relative_to(ROOT)} names {image}"
