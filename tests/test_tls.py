@@ -818,6 +818,88 @@ def test_a_swap_between_reading_the_certificate_and_the_key_is_read_again(
     assert reloader.certificate == certs.serving_next.certificate
 
 
+def test_load_cert_chain_into_a_used_context_keeps_an_old_certificate_of_another_key_type(
+    tmp_path: Path, certs: Certificates
+) -> None:
+    # The CPython/OpenSSL fact behind CertificateReloader's design: an SSLContext holds one certificate
+    # per key type. Loading a new pair of the same type replaces the old one for new handshakes, but
+    # after loading an RSA pair over an ECDSA one the ECDSA certificate is still loaded, and chosen.
+    context = server_context(tmp_path, certs.serving)
+    tls.load_key_pair(
+        context,
+        tls.check_key_pair(
+            certs.serving_next.cert_pem, certs.serving_next.key_pem, cert_file=tmp_path, key_file=tmp_path
+        ),
+    )
+    served = handshake(context, go_like_client(certs.ca)).client.getpeercert(binary_form=True)
+    assert serial_of(served) == certs.serving_next.certificate.serial_number
+    tls.load_key_pair(
+        context,
+        tls.check_key_pair(
+            certs.serving_rsa.cert_pem, certs.serving_rsa.key_pem, cert_file=tmp_path, key_file=tmp_path
+        ),
+    )
+    for version in (ssl.TLSVersion.TLSv1_2, ssl.TLSVersion.TLSv1_3):
+        client = go_like_client(certs.ca)
+        client.maximum_version = version
+        served = handshake(context, client).client.getpeercert(binary_form=True)
+        assert serial_of(served) == certs.serving_next.certificate.serial_number  # not serving_rsa
+
+
+@pytest.mark.parametrize(("first", "then"), [("serving", "serving_rsa"), ("serving_rsa", "serving")])
+@pytest.mark.parametrize("version", [ssl.TLSVersion.TLSv1_2, ssl.TLSVersion.TLSv1_3])
+def test_a_rotation_to_another_key_type_is_served(
+    tmp_path: Path, certs: Certificates, first: str, then: str, version: ssl.TLSVersion
+) -> None:
+    volume = volume_with(tmp_path, getattr(certs, first))
+    context, reloader = reloading_context(volume)
+    volume.publish_pair(getattr(certs, then))
+    assert reloader.reload_if_changed() is True
+    client = go_like_client(certs.ca)
+    client.maximum_version = version
+    served = handshake(context, client).client.getpeercert(binary_form=True)
+    assert serial_of(served) == getattr(certs, then).certificate.serial_number
+
+
+@pytest.mark.parametrize(("host", "server_name"), [("localhost", "localhost"), ("127.0.0.1", None)])
+def test_the_new_pair_is_served_with_and_without_sni(
+    tmp_path: Path, certs: Certificates, host: str, server_name: str | None
+) -> None:
+    # kube-apiserver sends no SNI when the webhook URL names an IP address (a sidecar on 127.0.0.1)
+    volume = volume_with(tmp_path, certs.serving)
+    context, reloader = reloading_context(volume)
+    volume.publish_pair(certs.serving_next)
+    assert reloader.reload_if_changed() is True
+    names: list[str | None] = []
+    select = context.sni_callback
+    assert select is not None
+
+    def spy(connection: ssl.SSLObject, name: str | None, front: ssl.SSLContext) -> None:
+        names.append(name)
+        select(connection, name, front)  # type: ignore[arg-type]
+
+    context.sni_callback = spy
+    served = handshake(context, go_like_client(certs.ca), server_hostname=host).client.getpeercert(True)
+    assert names == [server_name]
+    assert serial_of(served) == certs.serving_next.certificate.serial_number
+
+
+def test_mtls_holds_after_a_reload(tmp_path: Path, certs: Certificates) -> None:
+    volume = volume_with(tmp_path, certs.serving)
+    client_ca_file = tmp_path / "client-ca.crt"
+    client_ca_file.write_bytes(certs.ca.cert_pem)
+    context = tls.build_server_context(volume.cert_file, volume.key_file, client_ca_file=client_ca_file)
+    reloader = CertificateReloader(context, volume.cert_file, volume.key_file)
+    volume.publish_pair(certs.serving_rsa)
+    assert reloader.reload_if_changed() is True
+
+    accepted = handshake(context, go_like_client(certs.ca, client=certs.client))
+    assert accepted.succeeded
+    assert serial_of(accepted.client.getpeercert(True)) == certs.serving_rsa.certificate.serial_number
+    for refused in (go_like_client(certs.ca), go_like_client(certs.ca, client=certs.stranger)):
+        assert handshake(context, refused).server_error is not None
+
+
 def test_the_same_content_under_a_new_inode_is_not_a_reload(tmp_path: Path, certs: Certificates) -> None:
     volume = volume_with(tmp_path, certs.serving)
     _, reloader = reloading_context(volume)
@@ -928,13 +1010,23 @@ def test_missing_files_are_refused_once(
     assert handshake(context, go_like_client(certs.ca)).succeeded
 
 
-async def test_reloading_under_concurrent_requests_drops_nothing(tmp_path: Path, certs: Certificates) -> None:
+async def _watch_in_worker_threads(reloader: CertificateReloader, *, interval_seconds: float) -> None:
+    while True:  # what the server does: the file reads and the parsing stay off the event loop
+        await asyncio.sleep(interval_seconds)
+        await asyncio.to_thread(reloader.reload_if_changed)
+
+
+@pytest.mark.parametrize("reloaded_in", ["the event loop", "worker threads"])
+async def test_reloading_under_concurrent_requests_drops_nothing(
+    tmp_path: Path, certs: Certificates, reloaded_in: str
+) -> None:
     """Many clients, each request on a new connection (a new handshake), while another thread swaps
-    the Secret kubelet-style between two pairs and the reloader watches: every request succeeds."""
+    the Secret kubelet-style between an ECDSA and an RSA pair and the reloader watches: every request
+    succeeds and both pairs are served."""
     volume = volume_with(tmp_path, certs.serving)
     context, reloader = reloading_context(volume)
     client = go_like_client(certs.ca)
-    serials = {certs.serving.certificate.serial_number, certs.serving_next.certificate.serial_number}
+    serials = {certs.serving.certificate.serial_number, certs.serving_rsa.certificate.serial_number}
     seen: list[int] = []
     failures: list[BaseException] = []
     stop = threading.Event()
@@ -942,7 +1034,7 @@ async def test_reloading_under_concurrent_requests_drops_nothing(tmp_path: Path,
 
     def kubelet() -> None:
         nonlocal swaps
-        pairs = [certs.serving_next, certs.serving]
+        pairs = [certs.serving_rsa, certs.serving]
         while not stop.wait(0.01):
             volume.publish_pair(pairs[swaps % 2])
             swaps += 1
@@ -960,7 +1052,10 @@ async def test_reloading_under_concurrent_requests_drops_nothing(tmp_path: Path,
                 failures.append(err)
 
     async with https_server(context) as url:
-        watcher = asyncio.create_task(reloader.watch(interval_seconds=0.005))
+        if reloaded_in == "the event loop":
+            watcher = asyncio.create_task(reloader.watch(interval_seconds=0.005))
+        else:
+            watcher = asyncio.create_task(_watch_in_worker_threads(reloader, interval_seconds=0.005))
         swapper = asyncio.create_task(asyncio.to_thread(kubelet))
         try:
             await asyncio.gather(*(requester(url) for _ in range(12)))

@@ -14,11 +14,12 @@ Three things live here, each usable without the others:
   directory and swapping the `..data` symlink to it; cert-manager and other writers may rewrite the
   files in place. The reloader therefore compares the *content* of the resolved files, not the mtime
   of a link, validates the new pair in memory (both PEM files complete, the key matches the
-  certificate, not expired) and only then loads it into the SAME `SSLContext` with
-  `load_cert_chain`. OpenSSL copies the certificate into each connection when the connection is
-  created, so open connections keep the pair they started with and every new handshake gets the new
-  one; nothing is restarted and nothing is dropped. A refused pair is logged once and the old pair
-  keeps serving.
+  certificate, not expired) and only then puts it in service: loaded with `load_cert_chain` into a
+  fresh context configured like the server's, which the server's (unchanged) context hands every new
+  handshake from its `sni_callback`. Open connections keep the pair they started with and every new
+  handshake gets the new one; nothing is restarted and nothing is dropped. A refused pair is logged
+  once and the old pair keeps serving. (Why not `load_cert_chain` on the server's own context: see
+  `CertificateReloader`.)
 """
 
 from __future__ import annotations
@@ -767,7 +768,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def load_key_pair(context: ssl.SSLContext, pair: KeyPair) -> None:
     """Load a checked pair into `context` from memory (not from the watched files, which may have
-    changed again since they were checked). New connections use it; open ones keep theirs."""
+    changed again since they were checked)."""
     with _in_memory_files(pair.cert_pem, pair.key_pem) as (cert_path, key_path):
         context.load_cert_chain(cert_path, key_path)
 
@@ -782,6 +783,14 @@ def build_server_context(
     that chains to it (with extendedKeyUsage clientAuth, if it has one) or the handshake fails.
     Raises CertificateError when the pair or the client CA cannot be used.
     """
+    client_cas = None if client_ca_file is None else _read_client_cas(client_ca_file)
+    context = _hardened_context(client_cas)
+    load_key_pair(context, read_key_pair(cert_file, key_file))
+    return context
+
+
+def _hardened_context(client_cas: bytes | None) -> ssl.SSLContext:
+    """A server context without a certificate; `client_cas` (DER, concatenated) turns on mTLS."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
     context.set_ciphers(TLS12_CIPHERS)
@@ -792,32 +801,43 @@ def build_server_context(
         | ssl.OP_SINGLE_ECDH_USE
     )
     context.set_alpn_protocols(list(ALPN_PROTOCOLS))
-    if client_ca_file is not None:
-        _require_client_verification(context, client_ca_file)
-    load_key_pair(context, read_key_pair(cert_file, key_file))
+    if client_cas is not None:
+        context.load_verify_locations(cadata=client_cas)
+        context.verify_mode = ssl.CERT_REQUIRED
     return context
 
 
-def _require_client_verification(context: ssl.SSLContext, client_ca_file: Path) -> None:
-    for certificate in parse_certificates(_read_bytes(client_ca_file, "client CA"), client_ca_file):
+def _read_client_cas(client_ca_file: Path) -> bytes:
+    certificates = parse_certificates(_read_bytes(client_ca_file, "client CA"), client_ca_file)
+    for certificate in certificates:
         _require_ca(certificate, client_ca_file)
-    try:
-        context.load_verify_locations(cafile=str(client_ca_file))
-    except ssl.SSLError as err:
-        raise CertificateError(f"cannot load the client CA {client_ca_file}: {err}") from None
-    context.verify_mode = ssl.CERT_REQUIRED
+    return b"".join(certificate.public_bytes(serialization.Encoding.DER) for certificate in certificates)
+
+
+def _sibling_context(front: ssl.SSLContext) -> ssl.SSLContext:
+    """A fresh context configured like `front` (built by build_server_context): the same hardening and
+    the same client CAs, read back from its trust store."""
+    if front.verify_mode is ssl.CERT_NONE:
+        return _hardened_context(None)
+    return _hardened_context(b"".join(front.get_ca_certs(binary_form=True)))
 
 
 class CertificateReloader:
-    """Keeps `context` serving the pair currently in `cert_file`/`key_file`.
+    """Keeps the server's `context` serving the pair currently in `cert_file`/`key_file`.
+
+    Each pair is loaded into a fresh context configured like `context`, and `context.sni_callback`
+    (which OpenSSL calls on every ClientHello, with or without SNI) switches each new connection to the
+    context of the pair in service. Loading a new pair into the server's own context instead is not
+    enough: OpenSSL keeps one certificate per key type, so after an ECDSA -> RSA rotation the old ECDSA
+    certificate stays loaded and is still chosen; and `load_cert_chain` sets the certificate before the
+    key, so a connection created in between (the GIL is released while OpenSSL reads) would get a
+    certificate without its key. With a fresh context per pair the switch is one attribute assignment,
+    so `reload_if_changed()` may run in a worker thread. Open connections keep the pair they started with.
 
     The constructor loads the current pair (raising CertificateError if it is unusable: at start-up that
     must stop the server). `reload_if_changed()` never raises: when the content of the files differs from
-    the pair in service it checks the new pair in memory and loads it into the same context, or logs why
-    it refused and keeps the old one (a refused content is reported once, not on every check).
-    Call it from the event loop's thread (it is quick: two small reads), never from a worker thread:
-    `load_cert_chain` sets the certificate and then the key, and a handshake started in between on
-    another thread could see the new certificate without its key.
+    the pair in service it checks the new pair in memory and switches to it, or logs why it refused and
+    keeps the old one (a refused content is reported once, not on every check).
 
     Counters for the metrics: `reloads` (successful reloads after start-up), `reload_errors` (refused
     pairs), `not_after` (expiry of the serving certificate) and `last_error`.
@@ -830,9 +850,10 @@ class CertificateReloader:
         self.reloads = 0
         self.reload_errors = 0
         self.last_error: str | None = None
-        self._serving = read_key_pair(self.cert_file, self.key_file)
-        load_key_pair(context, self._serving)
         self._refused: bytes | str | None = None
+        self._serving = read_key_pair(self.cert_file, self.key_file)
+        self._serving_context = self._context_for(self._serving)
+        context.sni_callback = self._select_serving_context
 
     @property
     def not_after(self) -> dt.datetime:
@@ -841,6 +862,16 @@ class CertificateReloader:
     @property
     def certificate(self) -> x509.Certificate:
         return self._serving.certificate
+
+    def _context_for(self, pair: KeyPair) -> ssl.SSLContext:
+        context = _sibling_context(self.context)
+        load_key_pair(context, pair)
+        return context
+
+    def _select_serving_context(
+        self, connection: ssl.SSLObject | ssl.SSLSocket, server_name: str | None, context: ssl.SSLContext
+    ) -> None:
+        connection.context = self._serving_context
 
     def reload_if_changed(self) -> bool:
         """Load the pair on disk if its content changed and it is usable. True when a new pair was loaded."""
@@ -853,11 +884,12 @@ class CertificateReloader:
             return False
         try:
             pair = check_key_pair(cert_pem, key_pem, cert_file=self.cert_file, key_file=self.key_file)
-            load_key_pair(self.context, pair)
+            serving_context = self._context_for(pair)
         except (CertificateError, ssl.SSLError, OSError) as err:
-            self._restore()
             return self._refuse(digest, str(err))
-        previous, self._serving, self._refused, self.last_error = self._serving, pair, None, None
+        previous = self._serving
+        self._serving_context, self._serving = serving_context, pair  # the switch: new handshakes get it
+        self._refused, self.last_error = None, None
         self.reloads += 1
         LOGGER.info(
             "reloaded the serving certificate from %s: %s (was serial %x)",
@@ -876,14 +908,6 @@ class CertificateReloader:
                 "refusing the new certificate pair (%s); still serving %s", reason, self._serving.describe()
             )
         return False
-
-    def _restore(self) -> None:
-        # load_cert_chain may have replaced the certificate before failing on the key: put the pair in
-        # service back so that the context never holds a certificate without its key.
-        try:
-            load_key_pair(self.context, self._serving)
-        except (ssl.SSLError, OSError):  # pragma: no cover - the same bytes loaded before
-            LOGGER.critical("could not restore the serving certificate %s", self._serving.describe())
 
     async def watch(self, *, interval_seconds: float = RELOAD_INTERVAL_SECONDS) -> None:
         """Check the files every `interval_seconds` until cancelled (run it as a task in the server)."""
