@@ -38,4 +38,4 @@ USER 65532:65532
 EXPOSE 8443
 ENTRYPOINT ["dra-webhook"]
 # The Deployment passes the same arguments; the certificate Secret is mounted at /certs.
-CMD ["serve", "--host", "0.0.0.0", "--port", "8443", "--cert-dir", "/certs"]
+CMD ["serve", "--host", "0.0.0.0", "--port", "8443", "--cert-dir", "/certs", "--no-generate-certs"]

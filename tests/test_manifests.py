@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import copy
 import io
 import ipaddress
 import re
@@ -496,7 +497,15 @@ def test_every_object_is_valid_for_kubernetes_1_30(renderings: dict[str, list[Ob
 
 
 def test_the_python_rendering_is_the_kustomize_base(renderings: dict[str, list[Obj]]) -> None:
-    assert by_identity(renderings["python"]) == by_identity(renderings["base"])
+    # The webhook rules are compared with the registry on their own (below), so that a registry that
+    # grew a kind fails there, by name, and every other field is still compared here.
+    def without_rules(objects: list[Obj]) -> dict[tuple[str, str], Obj]:
+        copied = copy.deepcopy(by_identity(objects))
+        for webhook in copied[("ValidatingWebhookConfiguration", "dra-webhook")]["webhooks"]:
+            del webhook["rules"]
+        return copied
+
+    assert without_rules(renderings["python"]) == without_rules(renderings["base"])
 
 
 # --- the webhook configuration ----------------------------------------------------------------------

@@ -293,7 +293,17 @@ def _webhook_container(image: str) -> Manifest:
         "name": "webhook",
         "image": image,
         "imagePullPolicy": "IfNotPresent",
-        "args": ["serve", "--host", "0.0.0.0", "--port", str(SERVING_PORT), "--cert-dir", CERT_DIR],
+        # --no-generate-certs: a missing certificate is an error, never a cue for a development one.
+        "args": [
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(SERVING_PORT),
+            "--cert-dir",
+            CERT_DIR,
+            "--no-generate-certs",
+        ],
         "ports": [{"name": "https", "containerPort": SERVING_PORT, "protocol": "TCP"}],
         "readinessProbe": {
             "httpGet": {"path": "/readyz", "port": "https", "scheme": "HTTPS"},
