@@ -31,7 +31,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from webhook import tls
+from webhook import cli, tls
 from webhook.tls import CertificateError, CertificateReloader, IssuedCertificate
 
 # --------------------------------------------------------------------------------------------------
@@ -1079,3 +1079,116 @@ def test_without_memfd_the_pair_is_loaded_through_a_private_temporary_file(
     monkeypatch.delattr(os, "memfd_create")
     context = server_context(tmp_path, certs.serving)
     assert handshake(context, go_like_client(certs.ca)).succeeded
+
+
+# --------------------------------------------------------------------------------------------------
+# The `certs` command
+
+
+def run_certs(tmp_path: Path, capsys: pytest.CaptureFixture[str], *flags: str) -> tuple[int, str, str]:
+    code = cli.main(
+        ["certs", "--service", "dra-webhook", "--namespace", "dra-system", "--out", str(tmp_path), *flags]
+    )
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_certs_writes_a_tls_secret_and_prints_the_ca_bundle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_certs(tmp_path, capsys, "--dns", "webhook.example.com", "--ip", "127.0.0.1")
+    assert code == 0
+    assert out == base64.b64encode((tmp_path / "ca.crt").read_bytes()).decode() + "\n"
+    assert err.startswith(f"dra-webhook certs: wrote {tmp_path / 'tls.key'}, {tmp_path / 'tls.crt'}, ")
+    pair = tls.read_key_pair(tmp_path / "tls.crt", tmp_path / "tls.key")
+    names = _extension(pair.certificate, x509.SubjectAlternativeName).value
+    assert names.get_values_for_type(x509.DNSName) == [
+        "dra-webhook",
+        "dra-webhook.dra-system",
+        "dra-webhook.dra-system.svc",
+        "dra-webhook.dra-system.svc.cluster.local",
+        "webhook.example.com",
+    ]
+    assert names.get_values_for_type(x509.IPAddress) == [ipaddress.ip_address("127.0.0.1")]
+    assert isinstance(pair.certificate.public_key(), ec.EllipticCurvePublicKey)
+    # what the API server does with the caBundle: verify the served certificate for <service>.<ns>.svc
+    trusting = ssl.create_default_context(cadata=base64.b64decode(out).decode())
+    trusting.hostname_checks_common_name = False
+    context = tls.build_server_context(tmp_path / "tls.crt", tmp_path / "tls.key")
+    assert handshake(context, trusting, server_hostname="dra-webhook.dra-system.svc").succeeded
+
+
+def test_certs_refuses_to_overwrite_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_certs(tmp_path, capsys)[0] == 0
+    key = (tmp_path / "tls.key").read_bytes()
+    code, out, err = run_certs(tmp_path, capsys)
+    assert (code, out) == (1, "")
+    assert err.startswith("dra-webhook certs: refusing to overwrite ") and err.endswith(
+        "(pass --force to replace them)\n"
+    )
+    assert (tmp_path / "tls.key").read_bytes() == key
+    assert run_certs(tmp_path, capsys, "--force")[0] == 0
+    assert (tmp_path / "tls.key").read_bytes() != key
+
+
+def test_certs_signs_with_a_given_ca_and_keeps_the_old_one_in_the_bundle(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], certs: Certificates
+) -> None:
+    ca_cert, ca_key = write_pair(tmp_path / "new-ca", certs.ca)
+    old_ca = tmp_path / "old-ca.crt"
+    old_ca.write_bytes(certs.other_ca.cert_pem)
+    out_dir = tmp_path / "out"
+    code, out, _ = run_certs(
+        out_dir,
+        capsys,
+        "--ca-cert",
+        str(ca_cert),
+        "--ca-key",
+        str(ca_key),
+        "--ca-bundle-with",
+        str(old_ca),
+        "--key-type",
+        "rsa",
+    )
+    assert code == 0
+    assert base64.b64decode(out) == certs.ca.cert_pem + certs.other_ca.cert_pem
+    assert sorted(path.name for path in out_dir.iterdir()) == ["ca.crt", "tls.crt", "tls.key"]
+    pair = tls.read_key_pair(out_dir / "tls.crt", out_dir / "tls.key")
+    pair.certificate.verify_directly_issued_by(certs.ca.certificate)
+    assert isinstance(pair.certificate.public_key(), rsa.RSAPublicKey)
+
+
+def test_certs_issues_a_client_certificate_for_mtls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_certs(tmp_path, capsys, "--client-cert", "kube-apiserver")[0] == 0
+    client = tls.read_key_pair(tmp_path / "client.crt", tmp_path / "client.key")
+    assert client.certificate.subject.rfc4514_string() == "CN=kube-apiserver"
+    context = tls.build_server_context(
+        tmp_path / "tls.crt", tmp_path / "tls.key", client_ca_file=tmp_path / "ca.crt"
+    )
+    client_context = ssl.create_default_context(cafile=str(tmp_path / "ca.crt"))
+    client_context.load_cert_chain(tmp_path / "client.crt", tmp_path / "client.key")
+    assert handshake(context, client_context, server_hostname="dra-webhook.dra-system.svc").succeeded
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--ca-cert", "ca.crt"], "dra-webhook certs: --ca-cert and --ca-key go together\n"),
+        (["--dns", "Not_A_Name"], "dra-webhook certs: invalid DNS name 'Not_A_Name': "),
+        (["--ip", "localhost"], "dra-webhook certs: invalid IP address 'localhost'\n"),
+        (["--days", "0"], "dra-webhook certs: validity must be at least 1 day, got 0\n"),
+        (
+            ["--ca-bundle-with", "/nonexistent/ca.crt"],
+            "dra-webhook certs: cannot read CA bundle /nonexistent/ca.crt: ",
+        ),
+    ],
+)
+def test_certs_reports_unusable_flags_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    code, out, err = run_certs(tmp_path / "out", capsys, *flags)
+    assert (code, out) == (1, "")
+    assert err.startswith(message)
+    assert not (tmp_path / "out").exists()
