@@ -1148,7 +1148,12 @@ def test_the_image_copies_everything_the_wheel_is_built_from() -> None:
     assert {"pyproject.toml", project["project"]["readme"]} <= sources
     for pattern in project["tool"]["setuptools"]["packages"]["find"]["include"]:
         assert pattern.rstrip("*").rstrip(".") in sources
-    # The structural check reads schemas/ at run time; the wheel carries it.
+    # The wheel carries the JSON Schemas through the symlink webhook/schema_files -> ../schemas: a
+    # symlink inside a copied folder must point at something the image copies too.
+    for source in sources:
+        for link in [path for path in (ROOT / source).rglob("*") if path.is_symlink()]:
+            target = link.resolve().relative_to(ROOT).as_posix()
+            assert any(target == s or target.startswith(f"{s}/") for s in sources), f"{link} -> {target}"
     assert "schemas" in sources
 
 
