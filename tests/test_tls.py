@@ -1192,3 +1192,37 @@ def test_certs_reports_unusable_flags_and_writes_nothing(
     assert (code, out) == (1, "")
     assert err.startswith(message)
     assert not (tmp_path / "out").exists()
+
+
+def test_the_ca_rotation_of_the_readme_keeps_every_step_trusted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """certs/README.md "Rotating the CA": at each step the published caBundle verifies what is served."""
+    service = ["--service", "dra-webhook", "--namespace", "dra-system"]
+    host = "dra-webhook.dra-system.svc"
+
+    def certs_command(*flags: str) -> str:
+        assert cli.main(["certs", *service, *flags]) == 0
+        return capsys.readouterr().out
+
+    def verifies(bundle_base64: str, served: Path) -> bool:
+        client = ssl.create_default_context(cadata=base64.b64decode(bundle_base64).decode())
+        client.hostname_checks_common_name = False
+        context = tls.build_server_context(served / "tls.crt", served / "tls.key")
+        return handshake(context, client, server_hostname=host).succeeded
+
+    current, following, final = tmp_path / "current", tmp_path / "next", tmp_path / "final"
+    old_bundle = certs_command("--out", str(current))
+    # 1. a new CA, the old one kept in the bundle
+    both = certs_command("--out", str(following), "--ca-bundle-with", str(current / "ca.crt"))
+    assert base64.b64decode(both).count(b"BEGIN CERTIFICATE") == 2
+    # 2. the bundle is published while the old certificate is served; 3. then the new one is served
+    assert verifies(both, current) and verifies(both, following)
+    assert not verifies(old_bundle, following)  # why the bundle must be published first
+    # 4. the old CA leaves: re-issued with the new CA alone
+    new_only = certs_command(
+        "--out", str(final), "--ca-cert", str(following / "ca.crt"), "--ca-key", str(following / "ca.key")
+    )
+    assert base64.b64decode(new_only).count(b"BEGIN CERTIFICATE") == 1
+    assert verifies(new_only, following) and verifies(new_only, final)
+    assert not verifies(new_only, current)
