@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
-# The dra-webhook image: the installed wheel in a virtual environment on python:3.11-slim, run as
-# the unprivileged user 65532 (the uid the manifests require), with no build tools, no pip, no
-# sources and no tests in the final image.
+# The dra-webhook image: the installed wheel in a virtual environment (without pip) on
+# python:3.11-slim, run as the unprivileged user 65532 (the uid the manifests require). Sources,
+# tests and the wheel build stay in the build stage.
 #
 #   docker build -t dra-webhook:0.1.0 .
 #
