@@ -1,0 +1,1264 @@
+"""The structural check (webhook/schemas.py) and the schemas it reads (schemas/).
+
+Tables first: what a wrong type, an unknown field, a bad timestamp or quantity, a wrong apiVersion
+look like. Then the schema files themselves (regenerated identically, valid Draft 2020-12), the
+loader's refusals, a cross-check against kubernetes-validate's own validator, and a property test
+that puts arbitrary JSON at every field position and compares with jsonschema on the same files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import importlib.util
+import json
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped,unused-ignore]
+import kubernetes_validate
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from webhook.field import ROOT, ErrorType, FieldPath
+from webhook.rules.kinds import GroupVersionKind
+from webhook.schemas import (
+    MAX_UNKNOWN_FIELD_WARNINGS,
+    QUANTITY_FORMAT_WRONG,
+    QUANTITY_NUMERIC_WRONG,
+    QUANTITY_SUFFIX_WRONG,
+    SchemaError,
+    StructuralChecker,
+    StructuralReport,
+    default_schema_directory,
+    quantity_error,
+    rfc3339_time_ok,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+SCHEMAS = REPO / "schemas"
+GROUP, VERSION = "resource.k8s.io", "v1alpha2"
+API_VERSION = f"{GROUP}/{VERSION}"
+KINDS = (
+    "ResourceClass",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
+    "PodSchedulingContext",
+    "ResourceSlice",
+    "ResourceClaimParameters",
+    "ResourceClassParameters",
+)
+
+
+def gvk(kind: str) -> GroupVersionKind:
+    return GroupVersionKind(GROUP, VERSION, kind)
+
+
+@pytest.fixture(scope="module")
+def checker() -> StructuralChecker:
+    return StructuralChecker.load()
+
+
+@pytest.fixture(scope="module")
+def strict_checker() -> StructuralChecker:
+    return StructuralChecker.load(report_missing_required=True)
+
+
+# --- valid objects, one per kind, using as many fields as the kind has ---------------------------
+
+METADATA: dict[str, Any] = {
+    "name": "example",
+    "namespace": "default",
+    "uid": "7d5b2c55-0000-4000-8000-000000000001",
+    "resourceVersion": "42",
+    "generation": 2,
+    "creationTimestamp": "2024-05-01T10:00:00Z",
+    "deletionTimestamp": "2024-05-01T10:05:00.123456+02:00",
+    "deletionGracePeriodSeconds": 30,
+    "labels": {"app": "demo", "example.com/tier": ""},
+    "annotations": {"example.com/note": "any text"},
+    "finalizers": ["example.com/cleanup"],
+    "ownerReferences": [
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "name": "owner",
+            "uid": "7d5b2c55-0000-4000-8000-000000000002",
+            "controller": True,
+            "blockOwnerDeletion": False,
+        }
+    ],
+    "managedFields": [
+        {
+            "manager": "kubectl",
+            "operation": "Apply",
+            "apiVersion": API_VERSION,
+            "time": "2024-05-01T10:00:00Z",
+            "fieldsType": "FieldsV1",
+            "fieldsV1": {"f:spec": {"f:resourceClassName": {}}},
+            "subresource": "",
+        }
+    ],
+    "generateName": "example-",
+    "selfLink": "",
+}
+NODE_SELECTOR: dict[str, Any] = {
+    "nodeSelectorTerms": [
+        {
+            "matchExpressions": [{"key": "kubernetes.io/hostname", "operator": "In", "values": ["node-1"]}],
+            "matchFields": [{"key": "metadata.name", "operator": "In", "values": ["node-1"]}],
+        }
+    ]
+}
+CLAIM_SPEC: dict[str, Any] = {
+    "resourceClassName": "gpu",
+    "allocationMode": "WaitForFirstConsumer",
+    "parametersRef": {"apiGroup": "gpu.example.com", "kind": "GpuClaimParameters", "name": "fast"},
+}
+
+VALID: dict[str, dict[str, Any]] = {
+    "ResourceClass": {
+        "apiVersion": API_VERSION,
+        "kind": "ResourceClass",
+        "metadata": {**METADATA, "namespace": ""},
+        "driverName": "gpu.example.com",
+        "parametersRef": {
+            "apiGroup": "",
+            "kind": "ConfigMap",
+            "name": "gpu-config",
+            "namespace": "kube-system",
+        },
+        "suitableNodes": NODE_SELECTOR,
+        "structuredParameters": True,
+    },
+    "ResourceClaim": {
+        "apiVersion": API_VERSION,
+        "kind": "ResourceClaim",
+        "metadata": METADATA,
+        "spec": CLAIM_SPEC,
+        "status": {
+            "driverName": "gpu.example.com",
+            "allocation": {
+                "resourceHandles": [
+                    {"driverName": "gpu.example.com", "data": "opaque"},
+                    {
+                        "driverName": "gpu.example.com",
+                        "structuredData": {
+                            "vendorClassParameters": {"mode": "fast"},
+                            "vendorClaimParameters": {"any": ["json", 1]},
+                            "nodeName": "node-1",
+                            "results": [
+                                {
+                                    "vendorRequestParameters": {"text": "x"},
+                                    "namedResources": {"name": "gpu-0"},
+                                },
+                            ],
+                        },
+                    },
+                ],
+                "availableOnNodes": NODE_SELECTOR,
+                "shareable": True,
+            },
+            "reservedFor": [
+                {
+                    "apiGroup": "",
+                    "resource": "pods",
+                    "name": "pod-a",
+                    "uid": "7d5b2c55-0000-4000-8000-0000000000a1",
+                },
+                {"resource": "pods", "name": "pod-b", "uid": "7d5b2c55-0000-4000-8000-0000000000b1"},
+            ],
+            "deallocationRequested": False,
+        },
+    },
+    "ResourceClaimTemplate": {
+        "apiVersion": API_VERSION,
+        "kind": "ResourceClaimTemplate",
+        "metadata": METADATA,
+        "spec": {"metadata": {"labels": {"app": "demo"}, "annotations": {"a": "b"}}, "spec": CLAIM_SPEC},
+    },
+    "PodSchedulingContext": {
+        "apiVersion": API_VERSION,
+        "kind": "PodSchedulingContext",
+        "metadata": METADATA,
+        "spec": {"selectedNode": "node-1", "potentialNodes": ["node-1", "node-2"]},
+        "status": {"resourceClaims": [{"name": "gpu", "unsuitableNodes": ["node-2"]}]},
+    },
+    "ResourceSlice": {
+        "apiVersion": API_VERSION,
+        "kind": "ResourceSlice",
+        "metadata": {**METADATA, "namespace": ""},
+        "nodeName": "node-1",
+        "driverName": "gpu.example.com",
+        "namedResources": {
+            "instances": [
+                {
+                    "name": "gpu-0",
+                    "attributes": [
+                        {"name": "memory", "quantity": "16Gi"},
+                        {"name": "cores", "quantity": 4096},
+                        {"name": "fast", "bool": True},
+                        {"name": "index", "int": -9223372036854775808},
+                        {"name": "lanes", "intSlice": {"ints": [1, 2, 3]}},
+                        {"name": "model", "string": "A100"},
+                        {"name": "tags", "stringSlice": {"strings": ["a", "b"]}},
+                        {"name": "driver", "version": "1.2.3-rc.1+build.5"},
+                    ],
+                }
+            ]
+        },
+    },
+    "ResourceClaimParameters": {
+        "apiVersion": API_VERSION,
+        "kind": "ResourceClaimParameters",
+        "metadata": METADATA,
+        "generatedFrom": {"apiGroup": "gpu.example.com", "kind": "GpuClaimParameters", "name": "fast"},
+        "shareable": True,
+        "driverRequests": [
+            {
+                "driverName": "gpu.example.com",
+                "vendorParameters": {"any": {"nested": [1, 2]}},
+                "requests": [
+                    {"vendorParameters": {"n": 7}, "namedResources": {"selector": 'attributes.bool["fast"]'}},
+                ],
+            }
+        ],
+    },
+    "ResourceClassParameters": {
+        "apiVersion": API_VERSION,
+        "kind": "ResourceClassParameters",
+        "metadata": METADATA,
+        "generatedFrom": {"apiGroup": "", "kind": "ConfigMap", "name": "gpu-config", "namespace": "default"},
+        "vendorParameters": [{"driverName": "gpu.example.com", "parameters": {"mode": "fast"}}],
+        "filters": [{"driverName": "gpu.example.com", "namedResources": {"selector": "true"}}],
+    },
+}
+
+
+def valid(kind: str) -> dict[str, Any]:
+    """A fresh, valid object of a kind or of a list kind (a list holds the kind's example)."""
+    if kind.endswith("List"):
+        item = valid(kind[: -len("List")])
+        return {
+            "apiVersion": API_VERSION,
+            "kind": kind,
+            "metadata": {"resourceVersion": "7", "continue": "", "remainingItemCount": 0},
+            "items": [item],
+        }
+    return copy.deepcopy(VALID[kind])
+
+
+def with_value(obj: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """A copy of `obj` with `value` at `path` (str keys, int indexes), creating what is missing."""
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(head, int):
+        items = list(obj) if isinstance(obj, list) else []
+        while len(items) <= head:
+            items.append({})
+        items[head] = with_value(items[head], rest, value)
+        return items
+    mapping = dict(obj) if isinstance(obj, dict) else {}
+    mapping[head] = with_value(mapping.get(head), rest, value)
+    return mapping
+
+
+def messages(report: StructuralReport) -> list[str]:
+    return [str(error) for error in report.errors]
+
+
+# --- which kinds ----------------------------------------------------------------------------------
+
+
+def test_the_checker_knows_the_seven_kinds_and_their_lists(checker: StructuralChecker) -> None:
+    expected = {gvk(kind) for base in KINDS for kind in (base, base + "List")}
+    assert set(checker.kinds) == expected
+    assert all(checker.knows(kind) for kind in expected)
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        GroupVersionKind("resource.k8s.io", "v1alpha3", "ResourceClaim"),
+        GroupVersionKind("", "v1", "Pod"),
+        GroupVersionKind("resource.k8s.io", "v1alpha2", "DeviceClass"),
+    ],
+)
+def test_a_kind_without_a_schema_is_unknown_and_cannot_be_checked(
+    checker: StructuralChecker, other: GroupVersionKind
+) -> None:
+    assert not checker.knows(other)
+    with pytest.raises(KeyError):
+        checker.check(other, {})
+
+
+@pytest.mark.parametrize("kind", [kind for base in KINDS for kind in (base, base + "List")])
+def test_a_valid_object_has_no_errors_and_no_warnings(checker: StructuralChecker, kind: str) -> None:
+    assert checker.check(gvk(kind), valid(kind)) == StructuralReport(errors=[], warnings=())
+
+
+# --- wrong JSON types -----------------------------------------------------------------------------
+
+WRONG_TYPES = [
+    # kind, where, value, the one error
+    (
+        "ResourceClaim",
+        ("status", "reservedFor"),
+        "string",
+        'status.reservedFor: Invalid value: "string": status.reservedFor in body must be of type array: "string"',
+    ),
+    (
+        "ResourceClaim",
+        ("spec",),
+        [],
+        'spec: Invalid value: "array": spec in body must be of type object: "array"',
+    ),
+    (
+        "ResourceClaim",
+        ("spec", "resourceClassName"),
+        5,
+        'spec.resourceClassName: Invalid value: "integer": spec.resourceClassName in body must be of type string: "integer"',
+    ),
+    (
+        "ResourceClaim",
+        ("status", "reservedFor", 1, "uid"),
+        {"a": 1},
+        'status.reservedFor[1].uid: Invalid value: "object": status.reservedFor[1].uid in body must be of type string: "object"',
+    ),
+    (
+        "ResourceClaim",
+        ("status", "allocation", "shareable"),
+        "true",
+        'status.allocation.shareable: Invalid value: "string": status.allocation.shareable in body must be of type boolean: "string"',
+    ),
+    (
+        "ResourceClaim",
+        ("status", "allocation", "resourceHandles", 1, "structuredData", "results", 0, "namedResources"),
+        "gpu-0",
+        'status.allocation.resourceHandles[1].structuredData.results[0].namedResources: Invalid value: "string": '
+        'status.allocation.resourceHandles[1].structuredData.results[0].namedResources in body must be of type object: "string"',
+    ),
+    (
+        "ResourceClaim",
+        ("metadata",),
+        "example",
+        'metadata: Invalid value: "string": metadata in body must be of type object: "string"',
+    ),
+    (
+        "ResourceClaim",
+        ("metadata", "labels", "app"),
+        True,
+        'metadata.labels[app]: Invalid value: "boolean": metadata.labels[app] in body must be of type string: "boolean"',
+    ),
+    (
+        "ResourceClaim",
+        ("metadata", "generation"),
+        2.0,  # Go does not decode 2.0 into an int64
+        'metadata.generation: Invalid value: "number": metadata.generation in body must be of type integer: "number"',
+    ),
+    (
+        "ResourceClaim",
+        ("metadata", "deletionGracePeriodSeconds"),
+        2**63,  # one past int64
+        'metadata.deletionGracePeriodSeconds: Invalid value: "number": metadata.deletionGracePeriodSeconds in body must be of type integer: "number"',
+    ),
+    (
+        "ResourceClaim",
+        ("metadata", "ownerReferences", 0, "controller"),
+        1,
+        'metadata.ownerReferences[0].controller: Invalid value: "integer": metadata.ownerReferences[0].controller in body must be of type boolean: "integer"',
+    ),
+    (
+        "ResourceClaim",
+        ("metadata", "creationTimestamp"),
+        1714557600,
+        'metadata.creationTimestamp: Invalid value: "integer": metadata.creationTimestamp in body must be of type string: "integer"',
+    ),
+    (
+        "ResourceClass",
+        ("suitableNodes", "nodeSelectorTerms", 0, "matchExpressions", 0, "values"),
+        "node-1",
+        'suitableNodes.nodeSelectorTerms[0].matchExpressions[0].values: Invalid value: "string": '
+        'suitableNodes.nodeSelectorTerms[0].matchExpressions[0].values in body must be of type array: "string"',
+    ),
+    (
+        "ResourceClass",
+        ("structuredParameters",),
+        "yes",
+        'structuredParameters: Invalid value: "string": structuredParameters in body must be of type boolean: "string"',
+    ),
+    (
+        "ResourceClaimTemplate",
+        ("spec", "spec", "allocationMode"),
+        ["Immediate"],
+        'spec.spec.allocationMode: Invalid value: "array": spec.spec.allocationMode in body must be of type string: "array"',
+    ),
+    (
+        "PodSchedulingContext",
+        ("spec", "potentialNodes", 1),
+        7,
+        'spec.potentialNodes[1]: Invalid value: "integer": spec.potentialNodes[1] in body must be of type string: "integer"',
+    ),
+    (
+        "PodSchedulingContext",
+        ("status", "resourceClaims", 0, "unsuitableNodes"),
+        {"node-2": True},
+        'status.resourceClaims[0].unsuitableNodes: Invalid value: "object": status.resourceClaims[0].unsuitableNodes in body must be of type array: "object"',
+    ),
+    (
+        "ResourceSlice",
+        ("namedResources", "instances", 0, "attributes", 4, "intSlice", "ints", 1),
+        "2",
+        'namedResources.instances[0].attributes[4].intSlice.ints[1]: Invalid value: "string": '
+        'namedResources.instances[0].attributes[4].intSlice.ints[1] in body must be of type integer: "string"',
+    ),
+    (
+        "ResourceSlice",
+        ("namedResources", "instances", 0, "attributes", 0, "quantity"),
+        False,
+        'namedResources.instances[0].attributes[0].quantity: Invalid value: "boolean": '
+        'namedResources.instances[0].attributes[0].quantity in body must be of type string,number: "boolean"',
+    ),
+    (
+        "ResourceClaimParameters",
+        ("driverRequests", 0, "requests"),
+        {},
+        'driverRequests[0].requests: Invalid value: "object": driverRequests[0].requests in body must be of type array: "object"',
+    ),
+    (
+        "ResourceClassParameters",
+        ("filters", 0, "namedResources", "selector"),
+        True,
+        'filters[0].namedResources.selector: Invalid value: "boolean": filters[0].namedResources.selector in body must be of type string: "boolean"',
+    ),
+    (
+        "ResourceClaimList",
+        ("items", 0, "spec", "parametersRef", "name"),
+        3.5,
+        'items[0].spec.parametersRef.name: Invalid value: "number": items[0].spec.parametersRef.name in body must be of type string: "number"',
+    ),
+    (
+        "ResourceClassList",
+        ("metadata", "remainingItemCount"),
+        "1",
+        'metadata.remainingItemCount: Invalid value: "string": metadata.remainingItemCount in body must be of type integer: "string"',
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "where", "value", "expected"), WRONG_TYPES)
+def test_a_value_of_the_wrong_json_type_is_a_type_error_at_its_path(
+    checker: StructuralChecker, kind: str, where: tuple[Any, ...], value: Any, expected: str
+) -> None:
+    report = checker.check(gvk(kind), with_value(valid(kind), where, value))
+    assert messages(report) == [expected]
+    [error] = report.errors
+    assert error.type is ErrorType.TYPE_INVALID
+    assert error.cause()["reason"] == "FieldValueTypeInvalid"
+    assert report.warnings == ()
+
+
+def test_every_wrong_type_is_reported_not_only_the_first(checker: StructuralChecker) -> None:
+    claim = valid("ResourceClaim")
+    claim["spec"]["resourceClassName"] = 1
+    claim["status"]["reservedFor"][0]["name"] = 2
+    claim["status"]["reservedFor"][1]["uid"] = 3
+    report = checker.check(gvk("ResourceClaim"), claim)
+    assert [error.field for error in report.errors] == [
+        "spec.resourceClassName",
+        "status.reservedFor[0].name",
+        "status.reservedFor[1].uid",
+    ]
+
+
+@pytest.mark.parametrize("obj", [None, [], "ResourceClaim", 3, True])
+def test_an_object_that_is_not_a_json_object_is_one_error_at_the_root(
+    checker: StructuralChecker, obj: Any
+) -> None:
+    report = checker.check(gvk("ResourceClaim"), obj)
+    [error] = report.errors
+    assert error.type is ErrorType.TYPE_INVALID
+    assert error.field == str(ROOT) == "<nil>"
+    assert error.detail.startswith("body must be of type object: ")
+
+
+# --- null, raw JSON --------------------------------------------------------------------------------
+
+
+def positions_in(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every path to a value inside a decoded JSON document."""
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield (*prefix, key)
+            yield from positions_in(child, (*prefix, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield (*prefix, index)
+            yield from positions_in(child, (*prefix, index))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_null_is_accepted_at_every_position_as_go_reads_it_as_absent(
+    checker: StructuralChecker, kind: str
+) -> None:
+    example = valid(kind)
+    positions = list(positions_in(example))
+    assert len(positions) > 20
+    for position in positions:
+        report = checker.check(gvk(kind), with_value(example, position, None))
+        assert report == StructuralReport(errors=[], warnings=()), position
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["a string", 42, -1.5, True, ["a", {"b": None}], {"Any": {"Keys": ["at", "any", "depth"]}}, {}],
+)
+@pytest.mark.parametrize(
+    ("kind", "where"),
+    [
+        ("ResourceClassParameters", ("vendorParameters", 0, "parameters")),
+        ("ResourceClaimParameters", ("driverRequests", 0, "vendorParameters")),
+        ("ResourceClaimParameters", ("driverRequests", 0, "requests", 0, "vendorParameters")),
+        (
+            "ResourceClaim",
+            ("status", "allocation", "resourceHandles", 1, "structuredData", "vendorClassParameters"),
+        ),
+        ("ResourceClaim", ("metadata", "managedFields", 0, "fieldsV1")),
+    ],
+)
+def test_raw_extension_and_fields_v1_accept_any_json_without_unknown_fields(
+    checker: StructuralChecker, kind: str, where: tuple[Any, ...], raw: Any
+) -> None:
+    # runtime.RawExtension and metav1.FieldsV1 keep their raw bytes, whatever they are.
+    report = checker.check(gvk(kind), with_value(valid(kind), where, raw))
+    assert report == StructuralReport(errors=[], warnings=())
+
+
+# --- unknown fields -----------------------------------------------------------------------------
+
+UNKNOWN_FIELDS = [
+    ("ResourceClaim", ("foo",), 'unknown field "foo"'),
+    ("ResourceClaim", ("spec", "foo"), 'unknown field "spec.foo"'),
+    ("ResourceClaim", ("Spec",), 'unknown field "Spec"'),  # sigs.k8s.io/json is case-sensitive
+    ("ResourceClaim", ("spec", "resourceclassname"), 'unknown field "spec.resourceclassname"'),
+    ("ResourceClaim", ("status", "reservedFor", 1, "extra"), 'unknown field "status.reservedFor[1].extra"'),
+    ("ResourceClaim", ("metadata", "clusterName"), 'unknown field "metadata.clusterName"'),  # gone since 1.25
+    (
+        "ResourceClaim",
+        ("status", "allocation", "resourceHandles", 0, "resourceHandle"),
+        'unknown field "status.allocation.resourceHandles[0].resourceHandle"',
+    ),
+    ("ResourceClaimTemplate", ("spec", "spec", "devices"), 'unknown field "spec.spec.devices"'),
+    ("ResourceSlice", ("spec",), 'unknown field "spec"'),
+    (
+        "ResourceSlice",
+        ("namedResources", "instances", 0, "attributes", 2, "float"),
+        'unknown field "namedResources.instances[0].attributes[2].float"',
+    ),
+    ("PodSchedulingContext", ("status", "claims"), 'unknown field "status.claims"'),
+    ("ResourceClaimList", ("items", 0, "spec", "x"), 'unknown field "items[0].spec.x"'),
+    (
+        "ResourceClass",
+        ("suitableNodes", "nodeSelectorTerms", 0, "matchLabels"),
+        'unknown field "suitableNodes.nodeSelectorTerms[0].matchLabels"',
+    ),
+    ("ResourceClass", ("weird\nkey",), 'unknown field "weird\\nkey"'),  # %q quoting
+]
+
+
+@pytest.mark.parametrize(("kind", "where", "warning"), UNKNOWN_FIELDS)
+def test_an_unknown_field_is_a_warning_worded_as_strict_decoding_words_it(
+    checker: StructuralChecker, kind: str, where: tuple[Any, ...], warning: str
+) -> None:
+    report = checker.check(gvk(kind), with_value(valid(kind), where, {"any": "value"}))
+    assert report.errors == []
+    assert report.warnings == (warning,)
+
+
+def test_map_keys_are_not_fields(checker: StructuralChecker) -> None:
+    claim = valid("ResourceClaim")
+    claim["metadata"]["labels"] = {"anything": "x", "Spec": "y"}
+    claim["metadata"]["annotations"] = {"foo": "bar"}
+    assert checker.check(gvk("ResourceClaim"), claim) == StructuralReport(errors=[], warnings=())
+
+
+def test_unknown_fields_are_warned_in_document_order_and_not_looked_into(checker: StructuralChecker) -> None:
+    claim = {"zeta": {"inner": 1}, **valid("ResourceClaim"), "alpha": 1}
+    claim["spec"] = {"b": 1, **claim["spec"], "a": 2}
+    report = checker.check(gvk("ResourceClaim"), claim)
+    assert report.warnings == (
+        'unknown field "zeta"',
+        'unknown field "spec.b"',
+        'unknown field "spec.a"',
+        'unknown field "alpha"',
+    )
+
+
+def test_at_most_one_hundred_unknown_fields_are_warned(checker: StructuralChecker) -> None:
+    # sigs.k8s.io/json saveStrictError keeps at most 100 strict errors.
+    claim = valid("ResourceClaim")
+    claim["spec"].update({f"extra{i:03d}": i for i in range(150)})
+    report = checker.check(gvk("ResourceClaim"), claim)
+    assert len(report.warnings) == MAX_UNKNOWN_FIELD_WARNINGS == 100
+    assert report.warnings[0] == 'unknown field "spec.extra000"'
+    assert report.warnings[-1] == 'unknown field "spec.extra099"'
+
+
+def test_unknown_fields_and_type_errors_are_reported_together(checker: StructuralChecker) -> None:
+    claim = valid("ResourceClaim")
+    claim["spec"]["extra"] = 1
+    claim["spec"]["allocationMode"] = 1
+    report = checker.check(gvk("ResourceClaim"), claim)
+    assert [error.field for error in report.errors] == ["spec.allocationMode"]
+    assert report.warnings == ('unknown field "spec.extra"',)
+
+
+# --- apiVersion and kind ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "field", "value", "expected"),
+    [
+        (
+            "ResourceClaim",
+            "apiVersion",
+            "resource.k8s.io/v1alpha3",
+            'apiVersion: Unsupported value: "resource.k8s.io/v1alpha3": supported values: "resource.k8s.io/v1alpha2"',
+        ),
+        (
+            "ResourceClaim",
+            "apiVersion",
+            "v1",
+            'apiVersion: Unsupported value: "v1": supported values: "resource.k8s.io/v1alpha2"',
+        ),
+        (
+            "ResourceClaim",
+            "kind",
+            "ResourceClass",
+            'kind: Unsupported value: "ResourceClass": supported values: "ResourceClaim"',
+        ),
+        (
+            "ResourceClaim",
+            "kind",
+            "resourceclaim",
+            'kind: Unsupported value: "resourceclaim": supported values: "ResourceClaim"',
+        ),
+        (
+            "ResourceSliceList",
+            "kind",
+            "ResourceSlice",
+            'kind: Unsupported value: "ResourceSlice": supported values: "ResourceSliceList"',
+        ),
+        (
+            "ResourceClaim",
+            "kind",
+            7,
+            'kind: Invalid value: "integer": kind in body must be of type string: "integer"',
+        ),
+    ],
+)
+def test_an_api_version_or_kind_other_than_the_schemas_is_not_supported(
+    checker: StructuralChecker, kind: str, field: str, value: Any, expected: str
+) -> None:
+    assert messages(checker.check(gvk(kind), {**valid(kind), field: value})) == [expected]
+
+
+@pytest.mark.parametrize("missing", [None, "absent"])
+def test_an_absent_or_null_api_version_and_kind_are_taken_from_the_request(
+    checker: StructuralChecker, missing: str | None
+) -> None:
+    claim = valid("ResourceClaim")
+    if missing == "absent":
+        del claim["apiVersion"], claim["kind"]
+    else:
+        claim["apiVersion"] = claim["kind"] = None
+    assert checker.check(gvk("ResourceClaim"), claim) == StructuralReport(errors=[], warnings=())
+
+
+def test_the_items_of_a_list_are_not_checked_for_their_kind(checker: StructuralChecker) -> None:
+    # A typed Go decoder does not look at the TypeMeta of list items.
+    claims = valid("ResourceClaimList")
+    claims["items"][0]["kind"] = "Something"
+    assert checker.check(gvk("ResourceClaimList"), claims).errors == []
+
+
+# --- timestamps and quantities ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("2024-05-01T10:00:00Z", True),
+        ("2024-05-01T10:00:00.5Z", True),
+        ("2024-05-01T10:00:00,123456789Z", True),  # Go accepts a comma before the fraction
+        ("2024-05-01T10:00:00+02:00", True),
+        ("2024-05-01T10:00:00-23:59", True),
+        ("2024-05-01T1:00:00Z", True),  # Go's layout hour "15" takes one or two digits
+        ("2024-02-29T00:00:00Z", True),
+        ("2000-02-29T00:00:00Z", True),
+        ("1900-02-29T00:00:00Z", False),
+        ("2023-02-29T00:00:00Z", False),
+        ("2024-04-31T00:00:00Z", False),
+        ("2024-13-01T00:00:00Z", False),
+        ("2024-05-01T24:00:00Z", False),
+        ("2024-05-01T10:60:00Z", False),
+        ("2024-05-01T10:00:60Z", False),
+        ("2024-05-01 10:00:00Z", False),
+        ("2024-05-01t10:00:00z", False),
+        ("2024-05-01T10:00:00", False),
+        ("2024-05-01T10:00Z", False),
+        ("2024-05-01", False),
+        ("2024-05-01T10:00:00+0200", False),
+        ("", False),
+        ("yesterday", False),
+        ("٢٠٢٤-05-01T10:00:00Z", False),  # Arabic-Indic digits are not digits to Go
+    ],
+)
+def test_timestamps_parse_as_go_time_parse_rfc3339(text: str, ok: bool) -> None:
+    assert rfc3339_time_ok(text) is ok
+
+
+def test_a_timestamp_go_cannot_parse_is_a_date_time_type_error(checker: StructuralChecker) -> None:
+    claim = with_value(valid("ResourceClaim"), ("metadata", "managedFields", 0, "time"), "2024-05-01")
+    assert messages(checker.check(gvk("ResourceClaim"), claim)) == [
+        'metadata.managedFields[0].time: Invalid value: "2024-05-01": '
+        'metadata.managedFields[0].time in body must be of type date-time: "2024-05-01"'
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ("1", None),
+        ("0", None),
+        ("16Gi", None),
+        ("100m", None),
+        ("1.5", None),
+        ("-2k", None),
+        ("+3M", None),
+        ("1e3", None),
+        ("1E-3", None),
+        ("5n", None),
+        (" 7 ", None),  # UnmarshalJSON trims spaces
+        ("1.", None),  # "we currently allow 1.G" (quantity.go)
+        (".5", None),
+        ("-", None),  # parses as zero
+        ("-Ki", None),
+        ("123456789012345678901234567890", None),
+        ("", QUANTITY_FORMAT_WRONG),
+        ("abc", QUANTITY_FORMAT_WRONG),
+        ("1Gb", QUANTITY_FORMAT_WRONG),
+        ("1.5.5", QUANTITY_FORMAT_WRONG),
+        ("1 Gi", QUANTITY_FORMAT_WRONG),
+        ("1e", QUANTITY_SUFFIX_WRONG),
+        ("1Mm", QUANTITY_SUFFIX_WRONG),
+        ("1ki", QUANTITY_SUFFIX_WRONG),
+        ("1e+", QUANTITY_SUFFIX_WRONG),
+        ("1e99999999999999999999", QUANTITY_SUFFIX_WRONG),
+        (".e-10", QUANTITY_NUMERIC_WRONG),  # no digit, and too small for the int64 fast path
+    ],
+)
+def test_quantities_parse_as_go_parse_quantity(text: str, error: str | None) -> None:
+    assert quantity_error(text) == error
+
+
+def test_a_quantity_go_cannot_parse_is_invalid_with_gos_message(checker: StructuralChecker) -> None:
+    where = ("namedResources", "instances", 0, "attributes", 0, "quantity")
+    report = checker.check(gvk("ResourceSlice"), with_value(valid("ResourceSlice"), where, "16 gigs"))
+    assert messages(report) == [
+        'namedResources.instances[0].attributes[0].quantity: Invalid value: "16 gigs": '
+        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+    ]
+    assert report.errors[0].type is ErrorType.INVALID
+
+
+# --- required fields ---------------------------------------------------------------------------------
+
+
+def test_missing_required_fields_are_left_to_the_rules_by_default(checker: StructuralChecker) -> None:
+    # ValidateClass reports a missing driverName as Required *and* Invalid; a structural Required
+    # error would deny first and hide the second.
+    resource_class = {"apiVersion": API_VERSION, "kind": "ResourceClass", "metadata": {"name": "gpu"}}
+    assert checker.check(gvk("ResourceClass"), resource_class) == StructuralReport(errors=[], warnings=())
+
+
+@pytest.mark.parametrize(
+    ("kind", "obj", "expected"),
+    [
+        ("ResourceClass", {"metadata": {"name": "gpu"}}, ["driverName: Required value"]),
+        ("ResourceClass", {"driverName": None}, ["driverName: Required value"]),
+        ("ResourceClaim", {}, ["spec: Required value"]),
+        ("ResourceClaim", {"spec": {}}, ["spec.resourceClassName: Required value"]),
+        (
+            "ResourceClaim",
+            {"spec": {"resourceClassName": "gpu"}, "status": {"reservedFor": [{"resource": "pods"}]}},
+            ["status.reservedFor[0].name: Required value", "status.reservedFor[0].uid: Required value"],
+        ),
+        (
+            "ResourceSlice",
+            {"driverName": "d", "namedResources": {}},
+            ["namedResources.instances: Required value"],
+        ),
+        ("ResourceClassList", {}, ["items: Required value"]),
+    ],
+)
+def test_missing_required_fields_are_required_errors_when_asked_for(
+    strict_checker: StructuralChecker, kind: str, obj: dict[str, Any], expected: list[str]
+) -> None:
+    report = strict_checker.check(gvk(kind), obj)
+    assert messages(report) == expected
+    assert all(error.type is ErrorType.REQUIRED for error in report.errors)
+
+
+@pytest.mark.parametrize("kind", [kind for base in KINDS for kind in (base, base + "List")])
+def test_the_valid_examples_have_every_required_field(strict_checker: StructuralChecker, kind: str) -> None:
+    assert strict_checker.check(gvk(kind), valid(kind)).errors == []
+
+
+# --- the schema files --------------------------------------------------------------------------------
+
+
+def schema_files() -> list[Path]:
+    return sorted(SCHEMAS.glob("*/*/*.json"))
+
+
+def test_there_is_one_schema_file_per_kind() -> None:
+    names = {path.relative_to(SCHEMAS).as_posix() for path in schema_files()}
+    assert names == {
+        f"{GROUP}/{VERSION}/{kind.lower()}.json" for base in KINDS for kind in (base, base + "List")
+    }
+
+
+@pytest.mark.parametrize("path", schema_files(), ids=lambda path: path.name)
+def test_every_schema_file_is_a_valid_draft_2020_12_schema(path: Path) -> None:
+    jsonschema.Draft202012Validator.check_schema(json.loads(path.read_text(encoding="utf-8")))
+
+
+def test_the_schema_files_are_exactly_what_the_generator_makes_from_kubernetes_1_30() -> None:
+    spec = importlib.util.spec_from_file_location("schemas_generate", SCHEMAS / "generate.py")
+    assert spec is not None and spec.loader is not None
+    generate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generate)
+    assert generate.main(["--check"]) == 0
+
+
+def test_the_schemas_keep_the_openapi_list_semantics_and_required_fields() -> None:
+    claim = json.loads((SCHEMAS / GROUP / VERSION / "resourceclaim.json").read_text(encoding="utf-8"))
+    status = claim["$defs"]["io.k8s.api.resource.v1alpha2.ResourceClaimStatus"]["properties"]
+    assert status["reservedFor"]["x-kubernetes-list-type"] == "map"
+    assert status["reservedFor"]["x-kubernetes-list-map-keys"] == ["uid"]
+    consumer = claim["$defs"]["io.k8s.api.resource.v1alpha2.ResourceClaimConsumerReference"]
+    assert consumer["required"] == ["resource", "name", "uid"]
+    assert claim["required"] == ["spec"]
+    meta = claim["$defs"]["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"]
+    assert meta["finalizers"]["x-kubernetes-list-type"] == "set"
+    assert meta["ownerReferences"]["x-kubernetes-list-map-keys"] == ["uid"]
+    assert claim["x-kubernetes-group-version-kind"] == [
+        {"group": GROUP, "kind": "ResourceClaim", "version": VERSION}
+    ]
+
+
+def test_the_default_directory_holds_the_repository_schemas() -> None:
+    directory = default_schema_directory()
+    assert sorted(p.name for p in directory.glob("*/*/*.json")) == sorted(p.name for p in schema_files())
+    assert directory.resolve() == SCHEMAS.resolve()
+
+
+# --- the loader refuses what it does not implement ---------------------------------------------------
+
+
+def copy_of_schemas(tmp_path: Path) -> Path:
+    target = tmp_path / "schemas"
+    shutil.copytree(SCHEMAS / GROUP, target / GROUP)
+    return target
+
+
+def edit_schema(directory: Path, name: str, change: Callable[[dict[str, Any]], None]) -> None:
+    path = directory / GROUP / VERSION / name
+    document = json.loads(path.read_text(encoding="utf-8"))
+    change(document)
+    path.write_text(json.dumps(document), encoding="utf-8")
+
+
+def test_a_copy_of_the_schemas_loads_from_any_directory(tmp_path: Path) -> None:
+    assert len(StructuralChecker.load(copy_of_schemas(tmp_path)).kinds) == 14
+
+
+def _add_pattern(document: dict[str, Any]) -> None:
+    document["$defs"]["io.k8s.api.resource.v1alpha2.ResourceClaimSpec"]["properties"]["allocationMode"][
+        "pattern"
+    ] = "x"
+
+
+def _dangle(document: dict[str, Any]) -> None:
+    document["properties"]["spec"]["$ref"] = "#/$defs/io.k8s.api.resource.v1alpha2.Nothing"
+
+
+def _unknown_format(document: dict[str, Any]) -> None:
+    document["$defs"]["io.k8s.apimachinery.pkg.apis.meta.v1.Time"]["format"] = "date"
+
+
+def _no_gvk(document: dict[str, Any]) -> None:
+    del document["x-kubernetes-group-version-kind"]
+
+
+def _no_kind_enum(document: dict[str, Any]) -> None:
+    del document["properties"]["kind"]["enum"]
+
+
+def _bad_type(document: dict[str, Any]) -> None:
+    document["properties"]["status"] = {"type": "struct"}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_add_pattern, "unsupported keyword 'pattern'"),
+        (_dangle, "unresolvable reference"),
+        (_unknown_format, "unsupported format 'date'"),
+        (_no_gvk, "exactly one x-kubernetes-group-version-kind"),
+        (_no_kind_enum, "properties.kind.enum must list 'ResourceClaim'"),
+        (_bad_type, "bad type 'struct'"),
+    ],
+)
+def test_the_loader_refuses_a_schema_it_cannot_check_faithfully(
+    tmp_path: Path, change: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    directory = copy_of_schemas(tmp_path)
+    edit_schema(directory, "resourceclaim.json", change)
+    with pytest.raises(SchemaError, match=message) as raised:
+        StructuralChecker.load(directory)
+    assert "resourceclaim.json" in str(raised.value)
+
+
+def test_the_loader_refuses_two_schemas_for_one_kind(tmp_path: Path) -> None:
+    directory = copy_of_schemas(tmp_path)
+    shutil.copy(
+        directory / GROUP / VERSION / "resourceclaim.json", directory / GROUP / VERSION / "claim-copy.json"
+    )
+    with pytest.raises(
+        SchemaError, match=re.escape("a second schema for resource.k8s.io/v1alpha2, Kind=ResourceClaim")
+    ):
+        StructuralChecker.load(directory)
+
+
+def test_the_loader_refuses_a_file_that_is_not_json(tmp_path: Path) -> None:
+    directory = copy_of_schemas(tmp_path)
+    (directory / GROUP / VERSION / "resourceclass.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(SchemaError, match=re.escape("resourceclass.json: cannot read")):
+        StructuralChecker.load(directory)
+
+
+def test_the_loader_refuses_an_empty_or_missing_directory(tmp_path: Path) -> None:
+    with pytest.raises(SchemaError, match="no schema files"):
+        StructuralChecker.load(tmp_path)
+    with pytest.raises(SchemaError, match="not a directory"):
+        StructuralChecker.load(tmp_path / "nowhere")
+
+
+# --- cross-check with kubernetes-validate ------------------------------------------------------------
+
+
+def kubernetes_validate_rejects(obj: dict[str, Any]) -> bool:
+    try:
+        kubernetes_validate.validate(obj, "1.30.0", strict=True)
+    except kubernetes_validate.ValidationError:
+        return True
+    return False
+
+
+def flags(checker: StructuralChecker, kind: str, obj: dict[str, Any]) -> bool:
+    report = checker.check(gvk(kind), obj)
+    return bool(report.errors or report.warnings)
+
+
+AGREED = [
+    # name, kind, where, value: both kubernetes-validate (strict) and the checker flag it
+    ("reservedFor is a string", "ResourceClaim", ("status", "reservedFor"), "pods"),
+    ("spec is a list", "ResourceClaim", ("spec",), []),
+    ("driverName is a number", "ResourceClass", ("driverName",), 5),
+    ("a label value is a bool", "ResourceClaim", ("metadata", "labels", "app"), True),
+    ("generation is a string", "ResourceClaimTemplate", ("metadata", "generation"), "2"),
+    ("potentialNodes holds a number", "PodSchedulingContext", ("spec", "potentialNodes", 0), 1),
+    (
+        "an attribute int is a string",
+        "ResourceSlice",
+        ("namedResources", "instances", 0, "attributes", 3, "int"),
+        "1",
+    ),
+    (
+        "a quantity is a bool",
+        "ResourceSlice",
+        ("namedResources", "instances", 0, "attributes", 0, "quantity"),
+        True,
+    ),
+    ("requests is an object", "ResourceClaimParameters", ("driverRequests", 0, "requests"), {}),
+    ("a selector is a number", "ResourceClassParameters", ("filters", 0, "namedResources", "selector"), 1),
+    ("an unknown top-level field", "ResourceClaim", ("foo",), 1),
+    ("an unknown nested field", "ResourceClaim", ("status", "allocation", "foo"), 1),
+    ("an unknown field in a list item", "PodSchedulingContext", ("status", "resourceClaims", 0, "x"), 1),
+    ("an unknown field in list metadata", "ResourceClassList", ("metadata", "foo"), 1),
+    ("a required field is missing", "ResourceClass", ("driverName",), "<delete>"),
+    ("a required list is missing", "ResourceSlice", ("namedResources", "instances"), "<delete>"),
+    (
+        "an attribute name is missing",
+        "ResourceSlice",
+        ("namedResources", "instances", 0, "attributes", 0, "name"),
+        "<delete>",
+    ),
+]
+
+
+def without(obj: Any, path: tuple[Any, ...]) -> Any:
+    obj = copy.deepcopy(obj)
+    parent = obj
+    for segment in path[:-1]:
+        parent = parent[segment]
+    del parent[path[-1]]
+    return obj
+
+
+def mutated(kind: str, where: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    example = valid(kind)
+    result: dict[str, Any] = (
+        without(example, where) if value == "<delete>" else with_value(example, where, value)
+    )
+    return result
+
+
+@pytest.mark.parametrize("kind", [kind for base in KINDS for kind in (base, base + "List")])
+def test_kubernetes_validate_accepts_the_valid_examples_too(kind: str) -> None:
+    assert not kubernetes_validate_rejects(valid(kind))
+
+
+@pytest.mark.parametrize(("name", "kind", "where", "value"), AGREED, ids=[case[0] for case in AGREED])
+def test_kubernetes_validate_and_the_checker_agree(
+    strict_checker: StructuralChecker, name: str, kind: str, where: tuple[Any, ...], value: Any
+) -> None:
+    obj = mutated(kind, where, value)
+    assert kubernetes_validate_rejects(obj)
+    assert flags(strict_checker, kind, obj)
+
+
+# Where Go's decoder (and so the checker) disagrees with a plain JSON Schema reading of the OpenAPI.
+DIVERGENT = [
+    # name, kind, where, value, kubernetes-validate rejects, the checker flags
+    (
+        "RawExtension holding a string",
+        "ResourceClassParameters",
+        ("vendorParameters", 0, "parameters"),
+        "x",
+        True,
+        False,
+    ),
+    (
+        "FieldsV1 holding a list",
+        "ResourceClaim",
+        ("metadata", "managedFields", 0, "fieldsV1"),
+        [1],
+        True,
+        False,
+    ),
+    (
+        "a required string that is null",
+        "ResourceSlice",
+        ("namedResources", "instances", 0, "name"),
+        None,
+        True,
+        True,
+    ),
+    ("an integer written as 2.0", "ResourceClaim", ("metadata", "generation"), 2.0, False, True),
+    ("an unparsable timestamp", "ResourceClaim", ("metadata", "creationTimestamp"), "soon", False, True),
+    (
+        "an unparsable quantity",
+        "ResourceSlice",
+        ("namedResources", "instances", 0, "attributes", 0, "quantity"),
+        "lots",
+        False,
+        True,
+    ),
+    ("a list item of another kind", "ResourceClassList", ("items", 0, "kind"), "Pod", True, False),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "where", "value", "kv_rejects", "flagged"),
+    DIVERGENT,
+    ids=[case[0] for case in DIVERGENT],
+)
+def test_the_documented_differences_from_kubernetes_validate(
+    checker: StructuralChecker,
+    strict_checker: StructuralChecker,
+    name: str,
+    kind: str,
+    where: tuple[Any, ...],
+    value: Any,
+    kv_rejects: bool,
+    flagged: bool,
+) -> None:
+    obj = mutated(kind, where, value)
+    assert kubernetes_validate_rejects(obj) is kv_rejects
+    # A null required field is "missing" only to the checker that reports missing required fields.
+    assert flags(strict_checker, kind, obj) is flagged
+    if value is None:
+        assert not flags(checker, kind, obj)
+
+
+# --- property: arbitrary JSON at every field position ------------------------------------------------
+
+
+def load_schema(kind: str) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(
+        (SCHEMAS / GROUP / VERSION / f"{kind.lower()}.json").read_text("utf-8")
+    )
+    return document
+
+
+def resolve(document: dict[str, Any], schema: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in schema:
+        schema = document["$defs"][schema["$ref"].split("/")[-1]]
+    return schema
+
+
+def field_positions(document: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """Every field position a schema defines: names, index 0 for list items, key "k" for map values."""
+    found: list[tuple[Any, ...]] = []
+
+    def walk(schema: dict[str, Any], prefix: tuple[Any, ...]) -> None:
+        schema = resolve(document, schema)
+        if "properties" in schema:
+            for name, child in schema["properties"].items():
+                found.append((*prefix, name))
+                walk(child, (*prefix, name))
+        elif isinstance(schema.get("additionalProperties"), dict):
+            found.append((*prefix, "k"))
+            walk(schema["additionalProperties"], (*prefix, "k"))
+        elif "items" in schema:
+            found.append((*prefix, 0))
+            walk(schema["items"], (*prefix, 0))
+
+    walk(document, ())
+    return found
+
+
+def render(document: dict[str, Any], path: Any) -> str:
+    """A jsonschema error path as the checker renders fields (child, [index], [key])."""
+    schema, rendered = resolve(document, document), FieldPath()
+    for segment in path:
+        if isinstance(segment, int):
+            rendered, schema = rendered.index(segment), resolve(document, schema["items"])
+        elif "properties" in schema:
+            rendered, schema = rendered.child(segment), resolve(document, schema["properties"][segment])
+        else:
+            rendered, schema = rendered.key(segment), resolve(document, schema["additionalProperties"])
+    return str(rendered)
+
+
+def go_decoding_validator(document: dict[str, Any]) -> Any:
+    """jsonschema with Go's notion of JSON types and the formats the checker implements."""
+
+    def is_integer(_: Any, value: Any) -> bool:
+        return type(value) is int and -(2**63) <= value < 2**63
+
+    def is_number(_: Any, value: Any) -> bool:
+        return type(value) in (int, float)
+
+    types = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine_many(
+        {"integer": is_integer, "number": is_number}
+    )
+    validator_class = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=types)
+    formats = jsonschema.FormatChecker(formats=())
+    formats.checks("date-time")(lambda value: not isinstance(value, str) or rfc3339_time_ok(value))
+    formats.checks("quantity")(lambda value: not isinstance(value, str) or quantity_error(value) is None)
+    formats.checks("int64")(lambda value: True)
+    return validator_class(document, format_checker=formats)
+
+
+ALL_KINDS = [kind for base in KINDS for kind in (base, base + "List")]
+SCHEMA_DOCUMENTS = {kind: load_schema(kind) for kind in ALL_KINDS}
+# The schema's own positions (index 0, map key "k") and those of the valid example (later indexes too).
+POSITIONS = {
+    kind: sorted(set(field_positions(document)) | set(positions_in(valid(kind))), key=repr)
+    for kind, document in SCHEMA_DOCUMENTS.items()
+}
+VALIDATORS = {kind: go_decoding_validator(document) for kind, document in SCHEMA_DOCUMENTS.items()}
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+    | st.sampled_from(["16Gi", "1.5", "2024-05-01T10:00:00Z", "resource.k8s.io/v1alpha2", "ResourceClaim"]),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+def test_the_schemas_reach_every_field_of_every_kind() -> None:
+    assert (
+        "status",
+        "allocation",
+        "resourceHandles",
+        0,
+        "structuredData",
+        "results",
+        0,
+        "namedResources",
+        "name",
+    ) in POSITIONS["ResourceClaim"]
+    assert ("metadata", "labels", "k") in POSITIONS["ResourceSlice"]
+    assert sum(len(positions) for positions in POSITIONS.values()) > 700
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_arbitrary_json_at_any_field_position_gives_a_report_matching_jsonschema(
+    checker: StructuralChecker, strict_checker: StructuralChecker, data: st.DataObject
+) -> None:
+    kind = data.draw(st.sampled_from(ALL_KINDS), label="kind")
+    base = data.draw(st.sampled_from([valid(kind), {}]), label="base")
+    positions = data.draw(
+        st.lists(st.sampled_from(POSITIONS[kind]), min_size=1, max_size=3), label="positions"
+    )
+    obj: Any = base
+    for position in positions:
+        obj = with_value(obj, position, data.draw(json_values, label=str(position)))
+
+    report = checker.check(gvk(kind), obj)
+    assert isinstance(report, StructuralReport)
+    assert all(isinstance(warning, str) for warning in report.warnings)
+    for error in report.errors:
+        assert error.body()  # every error renders
+
+    # The same schema file read by jsonschema, with Go's JSON types: errors at the same fields.
+    strict = strict_checker.check(gvk(kind), obj)
+    document = SCHEMA_DOCUMENTS[kind]
+    expected: set[str] = set()
+    for error in VALIDATORS[kind].iter_errors(obj):
+        if error.validator == "required":
+            missing = [name for name in error.validator_value if name not in error.instance]
+            expected.update(render(document, (*error.absolute_path, name)) for name in missing)
+        else:
+            expected.add(render(document, error.absolute_path))
+    # jsonschema's "required" only asks for the key; the checker also counts a null as missing.
+    null_fields = set()
+    for position in positions_in(obj):
+        value: Any = obj
+        for segment in position:
+            value = value[segment]
+        if value is None:
+            with contextlib.suppress(KeyError, TypeError):  # under an unknown field or in raw JSON
+                null_fields.add(render(document, position))
+    null_required = {error.field for error in strict.errors if error.type is ErrorType.REQUIRED} & null_fields
+    assert {error.field for error in strict.errors} - null_required == expected
+    assert {error.field for error in report.errors} == {
+        error.field for error in strict.errors if error.type is not ErrorType.REQUIRED
+    }
