@@ -26,7 +26,8 @@ What is reported, and how it is worded:
   supported value. Absent or null is accepted: the API server takes them from the request URL.
 * Unknown fields are warnings worded as `sigs.k8s.io/json` strict decoding words them
   (``unknown field "spec.foo"``, full path with list indexes, in document order, each at most once,
-  at most 100 of them).
+  at most 100 of them). Go reports them only when decoding otherwise succeeds; the checker reports
+  them alongside type errors, since its answer to a type error is a denial either way.
 
 What is accepted, because Go's decoder accepts it: ``null`` at any position below the root (it
 leaves the Go field at its zero value, required or not); any JSON value where the Go type keeps raw
