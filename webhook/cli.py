@@ -1,7 +1,8 @@
 """The command line: flags and environment become `Settings`, and each subcommand runs one thing.
 
     dra-webhook serve      serve HTTPS (development certificates generated on first run)
-    dra-webhook review     judge AdmissionReview JSON files, print the answers
+    dra-webhook review     judge AdmissionReviews offline: print the answers or check expectations
+    dra-webhook validate   validate manifests offline (CREATE, or UPDATE against --old objects)
     dra-webhook manifests  print the Kubernetes objects that deploy the webhook, caBundle filled in
     dra-webhook certs      issue a CA and a serving certificate as a TLS Secret's files, print the caBundle
 
@@ -13,12 +14,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
-
-import orjson
 
 from webhook.settings import (
     DEFAULT_CERT_DIR,
@@ -56,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_serve(subcommands)
     _add_review(subcommands)
+    _add_validate(subcommands)
     _add_manifests(subcommands)
     _add_certs(subcommands)
     return parser
@@ -160,43 +161,156 @@ def _run_serve(args: argparse.Namespace) -> int:
 def _add_review(subcommands: Any) -> None:
     review = subcommands.add_parser(
         "review",
-        help="judge AdmissionReview JSON files offline and print the answers",
-        description="Read AdmissionReview JSON (files, or - for stdin) and print the AdmissionReview "
-        "answer of each, as the server would give it. Exit 0: all allowed; 1: any denied; "
-        "2: unreadable input.",
+        help="judge AdmissionReviews offline: print the answers, or check them against expectations",
+        description="Read AdmissionReviews (JSON, JSON lines or YAML; files, directories, or - for "
+        "stdin) and print the answer of each, as the server would give it. Review suites "
+        "(YAML with tests:) and --expect files hold the expected verdicts (docs/offline.md). "
+        "Exit 0: all allowed or all expectations met; 1: any denied without an expectation, or any "
+        "expectation unmet; 2: unreadable input.",
     )
     review.add_argument(
-        "files", nargs="*", default=["-"], metavar="FILE", help="AdmissionReview JSON; - is stdin"
+        "files",
+        nargs="*",
+        default=["-"],
+        metavar="PATH",
+        help="AdmissionReview files, review suites or directories of them; - is stdin",
+    )
+    review.add_argument(
+        "--expect",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="expectations for the reviews, matched by file name or uid (repeatable)",
+    )
+    review.add_argument(
+        "-o",
+        "--output",
+        choices=["answers", "text", "json", "junit", "tap"],
+        default=None,
+        help="answers: the AdmissionReview answers (the default without expectations); text: one "
+        "line per review (the default with expectations or suites); json, junit, tap: reports",
     )
     review.add_argument("--compact", action="store_true", help="one answer per line instead of indented JSON")
+    _add_offline_run_flags(review)
     _add_policy_flags(review)
     review.set_defaults(run=_run_review)
 
 
 def _run_review(args: argparse.Namespace) -> int:
-    from webhook.admission import Judge, UnreadableReview, parse_review, review_response
+    from webhook.offline import ReviewRun, run_review
 
-    judge = Judge.build(_policy_from(args))
-    exit_code = EXIT_ALLOWED
-    option = 0 if args.compact else orjson.OPT_INDENT_2
-    for name in args.files:
-        try:
-            body = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-            parsed = parse_review(body)
-        except OSError as error:
-            print(f"{name}: cannot read: {error.strerror or error}", file=sys.stderr)
-            exit_code = EXIT_UNREADABLE
-            continue
-        except UnreadableReview as unreadable:
-            print(f"{name}: {unreadable.reason}", file=sys.stderr)
-            exit_code = EXIT_UNREADABLE
-            continue
-        verdict = judge.judge(parsed.request)
-        sys.stdout.buffer.write(orjson.dumps(review_response(parsed, verdict), option=option) + b"\n")
-        if not verdict.allowed and exit_code == EXIT_ALLOWED:
-            exit_code = EXIT_DENIED
+    run = ReviewRun(
+        inputs=tuple(args.files),
+        expect=tuple(args.expect),
+        policy=_policy_from(args),
+        output=args.output,
+        compact=args.compact,
+        summary=args.summary,
+        jobs=_jobs(args.jobs),
+    )
+    exit_code = run_review(
+        run, out=sys.stdout, err=sys.stderr, read_stdin=_read_stdin, progress=_progress_stream()
+    )
     sys.stdout.flush()
     return exit_code
+
+
+# --- validate ---------------------------------------------------------------------------------------
+
+
+def _add_validate(subcommands: Any) -> None:
+    validate = subcommands.add_parser(
+        "validate",
+        help="validate manifests offline, as CREATE or as UPDATE against --old objects",
+        description="Judge every resource.k8s.io object of YAML or JSON manifests (files, "
+        "directories, or - for stdin; multi-document; Lists expanded) as the API server and this "
+        "webhook would. Objects of other groups are skipped. Exit 0: all valid; 1: any invalid; "
+        "2: unreadable input.",
+    )
+    validate.add_argument(
+        "paths", nargs="+", metavar="PATH", help="manifest files or directories; - is stdin"
+    )
+    validate.add_argument(
+        "--old",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="old versions of the objects: an object matching one by group, kind, namespace and name "
+        "is judged as an UPDATE of it (repeatable)",
+    )
+    validate.add_argument(
+        "--subresource",
+        choices=["status"],
+        default="",
+        help="judge the updates as updates of this subresource (needs --old)",
+    )
+    validate.add_argument(
+        "--strict", action="store_true", help="objects this webhook does not validate are failures"
+    )
+    validate.add_argument(
+        "-n",
+        "--namespace",
+        default="default",
+        help="the namespace of namespaced objects that name none, as kubectl's -n",
+    )
+    validate.add_argument(
+        "-o", "--output", choices=["text", "json", "junit", "tap"], default="text", help="report format"
+    )
+    validate.add_argument(
+        "-v", "--verbose", action="store_true", help="text output: also list valid and skipped objects"
+    )
+    _add_offline_run_flags(validate)
+    _add_policy_flags(validate)
+    validate.set_defaults(run=_run_validate)
+
+
+def _run_validate(args: argparse.Namespace) -> int:
+    from webhook.offline import ValidateOptions, ValidateRun, run_validate
+
+    run = ValidateRun(
+        inputs=tuple(args.paths),
+        old=tuple(args.old),
+        options=ValidateOptions(
+            policy=_policy_from(args),
+            subresource=args.subresource,
+            strict=args.strict,
+            namespace=args.namespace,
+        ),
+        output=args.output,
+        summary=args.summary,
+        verbose=args.verbose,
+        jobs=_jobs(args.jobs),
+    )
+    exit_code = run_validate(
+        run, out=sys.stdout, err=sys.stderr, read_stdin=_read_stdin, progress=_progress_stream()
+    )
+    sys.stdout.flush()
+    return exit_code
+
+
+def _add_offline_run_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--summary", action="store_true", help="end with a summary line")
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="judge files in N processes (0: one per CPU); results stay in input order",
+    )
+
+
+def _jobs(jobs: int) -> int:
+    return jobs if jobs > 0 else os.cpu_count() or 1
+
+
+def _read_stdin() -> bytes:
+    return sys.stdin.buffer.read()
+
+
+def _progress_stream() -> Any:
+    """A progress line goes to stderr only when it is a terminal."""
+    return sys.stderr if sys.stderr.isatty() else None
 
 
 # --- manifests --------------------------------------------------------------------------------------
