@@ -1353,6 +1353,9 @@ class Expectation:
         ]
 
 
+ALLOWED: Final = Expectation(allowed=True)
+
+
 def _yaml_bool(value: bool) -> str:
     return "true" if value else "false"
 
@@ -1523,7 +1526,11 @@ class ReviewJudge:
         tests = document.data.get("tests")
         base = Path(source).parent if source != STDIN_NAME else Path()
         if not isinstance(tests, list):
-            return [JudgedReview(source, document.line, source, error="tests: expected a list of tests")]
+            return [
+                JudgedReview(
+                    source, document.line, source, error="tests: expected a list of tests", from_suite=True
+                )
+            ]
         judged: list[JudgedReview] = []
         for index, test in enumerate(tests):
             where = f"tests[{index}]"
@@ -1559,7 +1566,8 @@ class ReviewJudge:
             raise SuiteError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(_TEST_KEYS))})")
         if ("review" in test) == ("object" in test):
             raise SuiteError(f"{where}: give either review (an AdmissionReview) or object (a manifest)")
-        expect = parse_expectation(test.get("expect") or {}, f"{where}.expect")
+        # A test that expects nothing must be allowed, as a plain review must.
+        expect = parse_expectation(test["expect"], f"{where}.expect") if "expect" in test else ALLOWED
         if "review" in test:
             return expect, self._documents(test["review"], f"{where}.review", base)
         return expect, [(0, self._review_of_object(test, where, base))]
@@ -1671,7 +1679,9 @@ class ReviewOutcome:
         judged = self.judged
         if self.status == "error":
             where = f"{judged.source}:{judged.line}" if judged.line else judged.source
-            title = f"{where} ({judged.name})" if judged.from_suite else where
+            title = (
+                f"{where} ({judged.name})" if judged.from_suite and judged.name != judged.source else where
+            )
             return f"ERROR {title}: {judged.error}"
         if self.expected:
             return (
