@@ -25,7 +25,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from webhook.offline import ReviewRun, ValidateRun, run_review, run_validate  # noqa: E402
+from webhook.offline import ReviewRun, ValidateRun, run_review, run_validate
 
 GROUP_VERSION = "resource.k8s.io/v1alpha2"
 
@@ -39,10 +39,20 @@ def manifest(index: int) -> dict[str, Any]:
         return {"apiVersion": GROUP_VERSION, "kind": "ResourceClaim", "metadata": metadata, "spec": spec}
     if shape == 1:
         spec = {"spec": {"resourceClassName": "gpu.example.com"}}
-        return {"apiVersion": GROUP_VERSION, "kind": "ResourceClaimTemplate", "metadata": metadata, "spec": spec}
+        return {
+            "apiVersion": GROUP_VERSION,
+            "kind": "ResourceClaimTemplate",
+            "metadata": metadata,
+            "spec": spec,
+        }
     if shape == 2:
         del metadata["namespace"]
-        return {"apiVersion": GROUP_VERSION, "kind": "ResourceClass", "metadata": metadata, "driverName": "gpu.example.com"}
+        return {
+            "apiVersion": GROUP_VERSION,
+            "kind": "ResourceClass",
+            "metadata": metadata,
+            "driverName": "gpu.example.com",
+        }
     spec = {"selectedNode": "worker-1", "potentialNodes": [f"worker-{n}" for n in range(8)]}
     return {"apiVersion": GROUP_VERSION, "kind": "PodSchedulingContext", "metadata": metadata, "spec": spec}
 
@@ -91,7 +101,9 @@ def no_stdin() -> bytes:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--objects", type=int, default=5000)
     parser.add_argument("--files", type=int, default=50)
     parser.add_argument("--jobs", type=int, default=2)
