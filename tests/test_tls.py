@@ -18,6 +18,7 @@ import shutil
 import ssl
 import stat
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -1022,7 +1023,10 @@ async def test_reloading_under_concurrent_requests_drops_nothing(
 ) -> None:
     """Many clients, each request on a new connection (a new handshake), while another thread swaps
     the Secret kubelet-style between an ECDSA and an RSA pair and the reloader watches: every request
-    succeeds and both pairs are served."""
+    succeeds and both pairs are served.
+
+    Requests go on past the first 300 until both pairs were seen (for at most 20 s): the 12 clients
+    tend to handshake in lockstep, and a batch can keep landing on the same pair for a while."""
     volume = volume_with(tmp_path, certs.serving)
     context, reloader = reloading_context(volume)
     client = go_like_client(certs.ca)
@@ -1039,8 +1043,13 @@ async def test_reloading_under_concurrent_requests_drops_nothing(
             volume.publish_pair(pairs[swaps % 2])
             swaps += 1
 
+    deadline = time.monotonic() + 20
+
+    def more_requests() -> bool:
+        return len(seen) < 300 or (set(seen) != serials and time.monotonic() < deadline)
+
     async def requester(url: str) -> None:
-        for _ in range(25):
+        while more_requests():
             try:
                 connection = await HttpsConnection.open(url, client)  # a new handshake each time
                 try:
@@ -1067,7 +1076,7 @@ async def test_reloading_under_concurrent_requests_drops_nothing(
                 await watcher
 
     assert failures == []
-    assert len(seen) == 12 * 25
+    assert len(seen) >= 300
     assert set(seen) == serials  # both pairs were served
     assert swaps >= 3 and reloader.reloads >= 2
     assert reloader.reload_errors == 0  # torn reads during the swaps were read again, not refused
