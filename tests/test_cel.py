@@ -244,6 +244,15 @@ def test_wide_characters_widen_the_caret_line_as_cel_go_does() -> None:
     assert text.endswith(' | "é" == x\n | .\uff0e.....^')
 
 
+def test_a_lone_surrogate_is_read_as_go_reads_it() -> None:
+    # json.loads keeps "\\ud800" as a lone surrogate; Go's encoding/json decodes it to U+FFFD.
+    error_type, _, text = only_error('"\ud800" == x')
+    assert error_type is ErrorType.INVALID
+    assert text.endswith(
+        "undeclared reference to 'x' (in container '')\n | \"\ufffd\" == x\n | .\uff0e.....^"
+    )
+
+
 # --- NewExpressions vs StoredExpressions ----------------------------------------------------------
 
 

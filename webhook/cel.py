@@ -101,6 +101,14 @@ def compile_selector(expression: str, *, stored: bool = False) -> SelectorCompil
     return SelectorCompilation(expression, stored, None, output_type=output)
 
 
+def as_go_string(text: str) -> str:
+    """The string Go's JSON decoder makes: a lone UTF-16 surrogate (legal in a JSON escape,
+    kept by Python's decoder) becomes U+FFFD, as `encoding/json` replaces it."""
+    if not any("\ud800" <= char <= "\udfff" for char in text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def validate_selector(expression: str, path: FieldPath, *, stored: bool = False) -> ErrorList:
     """`validateSelector` of Kubernetes 1.30: Required when empty, else the compile verdict.
 
@@ -109,6 +117,7 @@ def validate_selector(expression: str, path: FieldPath, *, stored: bool = False)
     """
     if expression == "":
         return [required(path)]
+    expression = as_go_string(expression)
     compiled = compile_selector(expression, stored=stored)
     if compiled.detail is None:
         return []
