@@ -108,6 +108,11 @@ def the_data(text: str) -> Any:
         ("<<", "<<"),
         ("!!float 2", 2),
         ("!!str 10", "10"),
+        ('!!int "0x10"', 16),
+        ("!!binary aGVsbG8=", "hello"),  # go-yaml decodes it into a string
+        ("!!timestamp 2001-12-14", "2001-12-14"),
+        ("!!set {x, y}", {"x": None, "true": None}),
+        ("!!omap [a: 1, b: 2]", [{"a": 1}, {"b": 2}]),
     ],
 )
 def test_plain_scalars_resolve_as_go_yaml_v2_and_the_json_round_trip(scalar: str, value: Any) -> None:
@@ -154,6 +159,7 @@ def test_merge_keys_and_anchors_are_followed() -> None:
         ("a: .nan\n", "t.yaml:1:4", "invalid YAML: json: unsupported value: NaN"),
         ("a: -.inf\n", "t.yaml:1:4", "invalid YAML: json: unsupported value: -Inf"),
         ("? ~\n: 1\n", "t.yaml:1:3", "invalid YAML: unsupported map key of type: <nil>"),
+        ("a: &x [1, *x]\n", "t.yaml:1:1", "invalid YAML: a recursive alias cannot be converted to JSON"),
         ("a: b: c\n", "t.yaml:1:5", "invalid YAML: mapping values are not allowed in this context"),
         (
             "a:\n  - b\n c: 1\n",
