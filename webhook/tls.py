@@ -814,12 +814,12 @@ def _read_client_cas(client_ca_file: Path) -> bytes:
     return b"".join(certificate.public_bytes(serialization.Encoding.DER) for certificate in certificates)
 
 
-def _sibling_context(front: ssl.SSLContext) -> ssl.SSLContext:
-    """A fresh context configured like `front` (built by build_server_context): the same hardening and
-    the same client CAs, read back from its trust store."""
-    if front.verify_mode is ssl.CERT_NONE:
-        return _hardened_context(None)
-    return _hardened_context(b"".join(front.get_ca_certs(binary_form=True)))
+def _client_cas_of(context: ssl.SSLContext) -> bytes | None:
+    """The client CAs (DER) of a context built by build_server_context, read back from its trust
+    store; None when it does not verify clients."""
+    if context.verify_mode is ssl.CERT_NONE:
+        return None
+    return b"".join(context.get_ca_certs(binary_form=True))
 
 
 class CertificateReloader:
@@ -851,6 +851,8 @@ class CertificateReloader:
         self.reload_errors = 0
         self.last_error: str | None = None
         self._refused: bytes | str | None = None
+        # read once, here: a reload in a worker thread never touches the server's context
+        self._client_cas = _client_cas_of(context)
         self._serving = read_key_pair(self.cert_file, self.key_file)
         self._serving_context = self._context_for(self._serving)
         context.sni_callback = self._select_serving_context
@@ -864,7 +866,7 @@ class CertificateReloader:
         return self._serving.certificate
 
     def _context_for(self, pair: KeyPair) -> ssl.SSLContext:
-        context = _sibling_context(self.context)
+        context = _hardened_context(self._client_cas)
         load_key_pair(context, pair)
         return context
 
