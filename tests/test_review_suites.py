@@ -367,6 +367,15 @@ def test_an_expectation_that_matches_no_review_is_unmet(capsys: pytest.CaptureFi
     ]
 
 
+def test_an_expect_file_inside_a_reviewed_directory_is_not_read_as_a_review(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "claims.jsonl").write_bytes(JSON_LINES.read_bytes())
+    (tmp_path / "expect.yaml").write_text("expect:\n  - uid: offline-0002\n    allowed: false\n")
+    code, out, _ = review(["--expect", str(tmp_path / "expect.yaml"), str(tmp_path)], capsys)
+    assert (code, out) == (0, f"ALLOWED {tmp_path / 'claims.jsonl'}:1\nPASS {tmp_path / 'claims.jsonl'}:2\n")
+
+
 def test_a_malformed_expect_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     expect = tmp_path / "expect.yaml"
     expect.write_text("expect:\n  - allowed: true\n")

@@ -1832,7 +1832,13 @@ def run_review(
         except (SuiteError, UnreadableInput) as problem:
             err.write(f"{problem}\n")
             return EXIT_UNREADABLE
-    paths = expand_paths(run.inputs, REVIEW_SUFFIXES)
+    # An expectation file kept beside the reviews it is for is not itself a review.
+    expect_files = {os.path.realpath(path) for path in run.expect if path != STDIN}
+    paths = [
+        path
+        for path in expand_paths(run.inputs, REVIEW_SUFFIXES)
+        if path == STDIN or os.path.realpath(path) not in expect_files
+    ]
     tasks = read_stdin_once(paths, read_stdin)
     review_judge = ReviewJudge(Judge.build(run.policy))
     answers = ReviewAnswers(out, err, compact=run.compact)
