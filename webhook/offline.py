@@ -18,11 +18,13 @@ offline verdict is the verdict a cluster would give. What this module owns, and 
 * Lists. `kind: List` and every `<Kind>List` with `items` are expanded, recursively, as kubectl's
   builder flattens them; items of a typed list that carry neither apiVersion nor kind take them from
   the list (unstructured's `decodeToList`).
-* Updates. With `--old`, an object whose group, kind, namespace and name match an old object is judged
-  as an UPDATE. First the API server's own update steps fill what a client does not send: the stored
-  resourceVersion (an unconditional update), generation, uid, creationTimestamp, deletionTimestamp and
-  deletionGracePeriodSeconds (apiserver registry/rest/update.go `BeforeUpdate`), so a manifest
-  without them is not denied for "field is immutable".
+* What the API server adds. A namespaced object without a namespace gets the request's (`-n`,
+  default "default") and a cluster-scoped one loses its namespace (registry/rest/meta.go). With
+  `--old`, an object whose group, kind, namespace and name match an old object is judged as an
+  UPDATE, after the API server's own update steps have filled what a client does not send: the
+  stored resourceVersion (an unconditional update), generation, uid, creationTimestamp,
+  deletionTimestamp and deletionGracePeriodSeconds (registry/rest/update.go `BeforeUpdate`), so a
+  manifest without them is not denied for "field is immutable".
 * Suites. A review suite is YAML with `tests:`; `--expect` files hold expectations for plain review
   files. The format is documented in docs/offline.md.
 
@@ -64,9 +66,6 @@ REVIEW_SUFFIXES: Final = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
 EXIT_OK: Final = 0
 EXIT_FAILED: Final = 1
 EXIT_UNREADABLE: Final = 2
-
-OUTPUT_FORMATS: Final = ("text", "json", "junit", "tap")
-REVIEW_OUTPUT_FORMATS: Final = ("answers", *OUTPUT_FORMATS)
 
 # A progress line appears only on a terminal and only once a run has lasted this long.
 PROGRESS_AFTER_SECONDS: Final = 0.5
@@ -136,15 +135,20 @@ def read_input(path: str, read_stdin: Callable[[], bytes]) -> bytes:
         raise UnreadableInput(path, f"cannot read: {error.strerror or error}") from None
 
 
-_LEADING_SPACE = re.compile(rb"(?:\xef\xbb\xbf)?\s*")
+_BYTE_ORDER_MARK: Final = b"\xef\xbb\xbf"
+_LEADING_SPACE: Final = re.compile(rb"\s*")
 
 
 def read_documents(source: str, content: bytes) -> ReadResult:
     """Decode a JSON or YAML stream into documents, as kubectl's YAML-or-JSON decoder would."""
-    start = _LEADING_SPACE.match(content)
+    start = _LEADING_SPACE.match(
+        content, len(_BYTE_ORDER_MARK) if content.startswith(_BYTE_ORDER_MARK) else 0
+    )
     offset = start.end() if start else 0
     if content[offset : offset + 1] == b"{":
-        return _read_json(source, content[offset:], first_line=1 + content.count(b"\n", 0, offset))
+        return _read_json(
+            source, content.removeprefix(_BYTE_ORDER_MARK), first_line=1 + content.count(b"\n", 0, offset)
+        )
     return _read_yaml(source, content)
 
 
@@ -153,16 +157,16 @@ def _read_json(source: str, content: bytes, *, first_line: int) -> ReadResult:
         return ReadResult([Document(source, first_line, _as_sent(orjson.loads(content)))], syntax="json")
     except orjson.JSONDecodeError:
         pass
-    lines = _read_json_lines(source, content, first_line=first_line)
+    lines = _read_json_lines(source, content)
     if lines is not None:
         return ReadResult(lines, syntax="json")
-    return _read_json_stream(source, content, first_line=first_line)
+    return _read_json_stream(source, content)
 
 
-def _read_json_lines(source: str, content: bytes, *, first_line: int) -> list[Document] | None:
+def _read_json_lines(source: str, content: bytes) -> list[Document] | None:
     """The fast path for JSON lines: every non-blank line one document, or None."""
     documents = []
-    for number, line in enumerate(content.split(b"\n"), start=first_line):
+    for number, line in enumerate(content.split(b"\n"), start=1):
         if line.strip():
             try:
                 documents.append(Document(source, number, _as_sent(orjson.loads(line))))
@@ -175,7 +179,7 @@ def _reject_json_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
-def _read_json_stream(source: str, content: bytes, *, first_line: int) -> ReadResult:
+def _read_json_stream(source: str, content: bytes) -> ReadResult:
     """Concatenated JSON values, with the line and column of the first syntax error."""
     try:
         text = content.decode("utf-8")
@@ -183,7 +187,7 @@ def _read_json_stream(source: str, content: bytes, *, first_line: int) -> ReadRe
         return ReadResult([], UnreadableInput(source, f"invalid UTF-8: {error.reason}"), "json")
     decoder = json.JSONDecoder(parse_constant=_reject_json_constant)
     documents: list[Document] = []
-    position, line, counted_to = _skip_space(text, 0), first_line, 0
+    position, line, counted_to = _skip_space(text, 0), 1, 0
     while position < len(text):
         line += text.count("\n", counted_to, position)
         counted_to = position
@@ -193,7 +197,7 @@ def _read_json_stream(source: str, content: bytes, *, first_line: int) -> ReadRe
             problem = UnreadableInput(
                 source,
                 f"invalid JSON: {error.msg}",
-                line=error.lineno + first_line - 1,
+                line=error.lineno,
                 column=error.colno,
             )
             return ReadResult(documents, problem, "json")
@@ -417,11 +421,6 @@ KubeYamlLoader.add_constructor(
 KubeYamlLoader.add_constructor(_YAML_MERGE_TAG, _construct_merge_word)
 KubeYamlLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
 KubeYamlLoader.add_constructor("tag:yaml.org,2002:binary", _construct_binary)
-
-
-def load_yaml(content: bytes | str) -> list[Any]:
-    """Every document of a YAML stream, as kubectl would send it (raises yaml.YAMLError)."""
-    return list(yaml.load_all(content, Loader=KubeYamlLoader))
 
 
 def _read_yaml(source: str, content: bytes) -> ReadResult:
