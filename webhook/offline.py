@@ -454,7 +454,7 @@ def _construct_fast(loader: KubeYamlLoader, node: yaml.Node) -> Any:
         return _node_value(loader, node)
     except RecursionError:
         raise yaml.constructor.ConstructorError(
-            None, None, "a recursive alias cannot be converted to JSON", node.start_mark
+            None, None, "a recursive alias (or nesting too deep) cannot be converted to JSON", node.start_mark
         ) from None
     finally:
         loader.constructed_objects.clear()
@@ -1081,7 +1081,7 @@ class TapReport:
     def add(self, cases: Sequence[Case], items: Sequence[Mapping[str, Any]], lines: Sequence[str]) -> None:
         for case in cases:
             self.count += 1
-            title = f"{case.suite} {case.name}".replace("#", "\\#")
+            title = " ".join(f"{case.suite} {case.name}".split()).replace("#", "\\#")
             ok = "ok" if case.outcome in ("pass", "skip") else "not ok"
             directive = f" # SKIP {case.message}" if case.outcome == "skip" else ""
             self.out.write(f"{ok} {self.count} - {title}{directive}\n")
@@ -1121,11 +1121,13 @@ class JUnitReport:
                 "errors": sum(case.outcome == "error" for case in cases),
                 "skipped": sum(case.outcome == "skip" for case in cases),
             }
-            suite = ElementTree.SubElement(root, "testsuite", {"name": suite_name})
+            suite = ElementTree.SubElement(root, "testsuite", {"name": _xml_safe(suite_name)})
             for key, value in counts.items():
                 suite.set(key, str(value))
             for case in cases:
-                element = ElementTree.SubElement(suite, "testcase", classname=suite_name, name=case.name)
+                element = ElementTree.SubElement(
+                    suite, "testcase", classname=_xml_safe(suite_name), name=_xml_safe(case.name)
+                )
                 if case.outcome != "pass":
                     tag = {"fail": "failure", "error": "error", "skip": "skipped"}[case.outcome]
                     result = ElementTree.SubElement(element, tag, message=_xml_safe(case.message))
