@@ -1185,3 +1185,32 @@ def test_the_image_tag_is_the_project_version_everywhere() -> None:
             assert image == DEFAULT_IMAGE, f"{path.relative_to(ROOT)} names {image}"
         for tag in re.findall(r"^\s*newTag:\s*(\S+)", text, flags=re.MULTILINE):
             assert tag == IMAGE_TAG, f"{path.relative_to(ROOT)} retags to {tag}"
+
+
+# --- docs/deploy.md ---------------------------------------------------------------------------------
+
+
+def test_the_smoke_test_in_the_deploy_guide_is_denied_by_the_webhook() -> None:
+    from webhook import review
+
+    guide = (ROOT / "docs" / "deploy.md").read_text()
+    (manifest,) = re.findall(r"kubectl create --dry-run=server -f - <<'EOF'\n(.*?)\nEOF\n", guide, flags=re.S)
+    obj = yaml.safe_load(manifest)
+    group, version = obj["apiVersion"].split("/")
+    answer = review(
+        {
+            "apiVersion": "admission.k8s.io/v1",
+            "kind": "AdmissionReview",
+            "request": {
+                "uid": "smoke-test",
+                "kind": {"group": group, "version": version, "kind": obj["kind"]},
+                "resource": {"group": group, "version": version, "resource": "resourceclasses"},
+                "operation": "CREATE",
+                "name": obj["metadata"]["name"],
+                "object": obj,
+            },
+        }
+    )["response"]
+    assert answer["allowed"] is False
+    assert [cause["field"] for cause in answer["status"]["details"]["causes"]] == ["parametersRef.namespace"]
+    assert "(parametersRef.namespace: Required value)" in guide
