@@ -263,8 +263,8 @@ def test_update(new: dict[str, Any], expected: list[Row]) -> None:
     assert rendered(validate_pod_scheduling_context_update(new, valid_old())) == expected
 
 
-def test_strategy_update_reports_create_errors_twice() -> None:
-    # podschedulingcontext/strategy.go: ValidatePodSchedulingContexts(new) + ...Update(new, old).
+def test_update_reports_metadata_update_errors_then_create_errors_each_once() -> None:
+    # ValidatePodSchedulingContextUpdate: ObjectMetaUpdate, then ValidatePodSchedulingContexts(new).
     new = with_spec(potentialNodes=[BAD])
     new["metadata"]["namespace"] = "other"
     node_error = (
@@ -278,8 +278,8 @@ def test_strategy_update_reports_create_errors_twice() -> None:
         'metadata.namespace: Invalid value: "other": field is immutable',
     )
     errs = POD_SCHEDULING_CONTEXT.validate_update(new, valid_old())
-    assert rendered(errs) == [node_error, namespace_error, node_error]
-    assert aggregate_message(errs) == f"[{node_error[2]}, {namespace_error[2]}]"
+    assert rendered(errs) == [namespace_error, node_error]
+    assert aggregate_message(errs) == f"[{namespace_error[2]}, {node_error[2]}]"
 
 
 def with_claims(*claims: dict[str, Any]) -> dict[str, Any]:

@@ -313,8 +313,8 @@ def test_update_runs_the_create_validation_again() -> None:
     ]
 
 
-def test_strategy_reports_create_errors_twice_first_before_the_metadata_update_errors() -> None:
-    # resourceclass/strategy.go: ValidateClass(new) + ValidateClassUpdate(new, old).
+def test_update_reports_metadata_update_errors_then_create_errors_each_once() -> None:
+    # ValidateClassUpdate: ObjectMetaUpdate, then ValidateClass(new).
     new = updated(driverName=BAD, metadata_name="other")
     driver_error = (ErrorType.INVALID, "driverName", f'driverName: Invalid value: "{BAD}": {SUBDOMAIN_MSG}')
     name_error = (
@@ -323,9 +323,8 @@ def test_strategy_reports_create_errors_twice_first_before_the_metadata_update_e
         'metadata.name: Invalid value: "other": field is immutable',
     )
     errs = RESOURCE_CLASS.validate_update(new, valid_old())
-    assert rendered(errs) == [driver_error, name_error, driver_error]
-    # The aggregated message drops the repeated string and keeps the first order.
-    assert aggregate_message(errs) == f"[{driver_error[2]}, {name_error[2]}]"
+    assert rendered(errs) == [name_error, driver_error]
+    assert aggregate_message(errs) == f"[{name_error[2]}, {driver_error[2]}]"
 
 
 def test_update_needs_a_resource_version() -> None:

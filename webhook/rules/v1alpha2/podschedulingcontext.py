@@ -102,19 +102,15 @@ def _validate_claim_statuses(claim_statuses: Sequence[Any], path: FieldPath) -> 
     return errs
 
 
-def _strategy_validate_update(new: Obj, old: Obj) -> ErrorList:
-    """pkg/registry/resource/podschedulingcontext/strategy.go (1.30) runs
-    `ValidatePodSchedulingContexts(new)` and then `ValidatePodSchedulingContextUpdate(new, old)`, so
-    the create errors appear twice, the first copy before the metadata update errors."""
-    return validate_pod_scheduling_context(new) + validate_pod_scheduling_context_update(new, old)
-
-
 POD_SCHEDULING_CONTEXT = KindRules(
     gvk=GroupVersionKind("resource.k8s.io", "v1alpha2", "PodSchedulingContext"),
     resource="podschedulingcontexts",
     namespaced=True,
     validate_create=validate_pod_scheduling_context,
-    validate_update=_strategy_validate_update,
+    # The registry strategy runs ValidatePodSchedulingContexts(new) before the update validator, which
+    # runs it again, so Go's causes list create errors twice (the message drops the repeat); we
+    # report each once, in ValidatePodSchedulingContextUpdate's order.
+    validate_update=validate_pod_scheduling_context_update,
     # The status strategy runs ValidatePodSchedulingContextStatusUpdate alone.
     validate_status_update=validate_pod_scheduling_context_status_update,
 )

@@ -5,9 +5,10 @@ Mirrors `ValidateClaim`, `ValidateClaimUpdate`, `ValidateClaimStatusUpdate` and 
 `pkg/registry/resource/resourceclaim/strategy.go` that calls them:
 
 * create runs `ValidateClaim` (the strategy has already dropped `status`, so status is not judged);
-* update runs ``ValidateClaim(new)`` *and then* ``ValidateClaimUpdate(new, old)``, which itself ends
-  with ``ValidateClaim(new)`` again -- so every create error is listed twice (the aggregated message
-  drops the repeat; `details.causes` keeps both, as Go's `NewInvalid` does);
+* update runs `ValidateClaimUpdate`: ObjectMetaUpdate, the immutable spec, then `ValidateClaim`. The
+  strategy runs ``ValidateClaim(new)`` before it too, so Go's `details.causes` lists every create
+  error twice (the aggregated message drops the repeat); we report each once, in
+  `ValidateClaimUpdate`'s order, as the API server's validation tests assert it;
 * the status update runs `ValidateClaimStatusUpdate` only: ObjectMetaUpdate, then the status; the
   spec and the create-time metadata checks are not run.
 
@@ -124,11 +125,6 @@ def validate_claim_update(new: Obj, old: Obj) -> ErrorList:
     errs += validate_spec_unchanged(new.get("spec"), old.get("spec"), _SPEC)
     errs += validate_claim(new)
     return errs
-
-
-def validate_update_as_registry(new: Obj, old: Obj) -> ErrorList:
-    """The strategy's `ValidateUpdate`: ``ValidateClaim(new)`` followed by ``ValidateClaimUpdate``."""
-    return validate_claim(new) + validate_claim_update(new, old)
 
 
 # --- status ---------------------------------------------------------------------------------------
@@ -307,6 +303,6 @@ RESOURCE_CLAIM: Final = KindRules(
     resource="resourceclaims",
     namespaced=True,
     validate_create=validate_claim,
-    validate_update=validate_update_as_registry,
+    validate_update=validate_claim_update,
     validate_status_update=validate_claim_status_update,
 )
