@@ -22,7 +22,8 @@ from typing import Any, Final, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from webhook.field import ErrorList, FieldError, invalid_message
+from webhook.field import NIL_PATH, ErrorList, ErrorType, FieldError, go_quote, invalid_message
+from webhook.logs import request_fields
 from webhook.rules import REGISTRY, GroupVersionKind, KindRules
 from webhook.rules.policy import NamespacePolicy, check_namespace_policy
 from webhook.schemas import StructuralChecker
@@ -227,7 +228,8 @@ class Judge:
         else:
             warnings = []
         if not isinstance(obj, Mapping) or (operation == "UPDATE" and not isinstance(old_obj, Mapping)):
-            raise TypeError("objects must be JSON objects")  # unreachable with the structural check on
+            # Reached only with the structural check off: deny as it would, not with a crash.
+            return Judgement(errors=_not_objects(obj, old_obj if operation == "UPDATE" else {}))
 
         if operation == "CREATE":
             errors = rules.validate_create(obj)
@@ -251,7 +253,8 @@ class Judge:
         except Exception:
             log.exception(
                 "internal error while judging",
-                extra={"uid": request.uid, "kind": request.kind.kind, "operation": request.operation},
+                # The one log line of an internal error: the request's coordinates, never the object.
+                extra={"event": "error", **request_fields(request)},
             )
             return errored(
                 f"dra-webhook: internal error while validating request {request.uid}; see the webhook log"
@@ -340,6 +343,20 @@ def _object_name(obj: Any) -> str:
         if isinstance(metadata, Mapping) and isinstance(metadata.get("name"), str):
             return str(metadata["name"])
     return ""
+
+
+_JSON_TYPE_NAMES: Final = {str: "string", bool: "boolean", int: "integer", float: "number", list: "array"}
+
+
+def _not_objects(obj: Any, old_obj: Any) -> ErrorList:
+    """The structural check's type error for objects that are not JSON objects (the root path)."""
+    errors = []
+    for prefix, value in (("", obj), ("oldObject.", old_obj)):
+        if not isinstance(value, Mapping):
+            actual = _JSON_TYPE_NAMES.get(type(value), type(value).__name__)
+            detail = f"body must be of type object: {go_quote(actual)}"
+            errors.append(FieldError(ErrorType.TYPE_INVALID, f"{prefix}{NIL_PATH}", actual, detail))
+    return errors
 
 
 def _in_old_object(error: FieldError) -> FieldError:

@@ -7,6 +7,7 @@ Configuration flows one way: flags / `DRA_WEBHOOK_*` environment -> `Settings` (
 from __future__ import annotations
 
 import enum
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,13 @@ DEFAULT_CERT_DIR: Final = Path("certs")
 DEFAULT_GRACE_PERIOD_SECONDS: Final = 10.0
 # How often the certificate files are checked for a rotation (kubelet swaps Secrets within ~1 min).
 DEFAULT_CERT_RELOAD_INTERVAL_SECONDS: Final = 5.0
+# How often the configuration file is checked for a change: a mounted ConfigMap changes within ~1 min,
+# and reading a small file every 2 s costs nothing.
+DEFAULT_CONFIG_RELOAD_INTERVAL_SECONDS: Final = 2.0
+# Seconds between the start of shutdown (readiness false) and the closing of the listener. Zero by
+# default so that SIGTERM stops promptly; in a cluster a few seconds let endpoints drop the pod before
+# new connections are refused.
+DEFAULT_SHUTDOWN_DELAY_SECONDS: Final = 0.0
 ENV_PREFIX: Final = "DRA_WEBHOOK_"
 
 
@@ -66,6 +74,40 @@ class PolicySettings:
         return self.default_enforcement
 
 
+class LogFormat(enum.Enum):
+    """How log records are written: JSON lines for collectors, text for people at a terminal."""
+
+    JSON = "json"
+    TEXT = "text"
+
+
+@dataclass(frozen=True, slots=True)
+class ListenAddress:
+    """A TCP address to listen on, written ``HOST:PORT`` (``[::1]:9090`` for IPv6; ``:9090`` for all
+    interfaces)."""
+
+    host: str
+    port: int
+
+    @classmethod
+    def parse(cls, text: str) -> ListenAddress:
+        """Read ``HOST:PORT``; raises ValueError with the reason."""
+        host, colon, port_text = text.strip().rpartition(":")
+        if not colon or not port_text.isdigit():
+            raise ValueError(f"{text!r} is not HOST:PORT")
+        if host.startswith("[") and host.endswith("]"):
+            host = host[1:-1]
+        elif ":" in host:
+            raise ValueError(f"{text!r}: write an IPv6 host in brackets, e.g. [::1]:9090")
+        port = int(port_text)
+        if not 0 < port < 65536:
+            raise ValueError(f"{text!r}: the port must be between 1 and 65535")
+        return cls(host or "0.0.0.0", port)
+
+    def __str__(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     host: str = DEFAULT_HOST
@@ -78,6 +120,19 @@ class Settings:
     grace_period_seconds: float = DEFAULT_GRACE_PERIOD_SECONDS
     cert_reload_interval_seconds: float = DEFAULT_CERT_RELOAD_INTERVAL_SECONDS
     policy: PolicySettings = field(default_factory=PolicySettings)
+    # Worker processes sharing the port (SO_REUSEPORT); 1 serves in-process, without a supervisor.
+    # The command line defaults to `available_cpus()`.
+    workers: int = 1
+    # The plain-HTTP listener of GET /metrics; None: no metrics listener.
+    metrics_address: ListenAddress | None = None
+    log_format: LogFormat = LogFormat.JSON
+    log_level: str = "info"
+    # One log line per HTTP request; off by default (decisions are logged either way).
+    access_log: bool = False
+    # The YAML file of policy switches (webhook.config), re-read when it changes; None: flags only.
+    config_file: Path | None = None
+    config_reload_interval_seconds: float = DEFAULT_CONFIG_RELOAD_INTERVAL_SECONDS
+    shutdown_delay_seconds: float = DEFAULT_SHUTDOWN_DELAY_SECONDS
 
     @property
     def cert_file(self) -> Path:
@@ -88,6 +143,33 @@ class Settings:
         return self.cert_dir / "tls.key"
 
 
+def available_cpus() -> int:
+    """The CPUs this process may use: its affinity mask, capped by a cgroup v2 CPU quota (a container's
+    CPU limit), at least 1."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    quota = _cgroup_cpu_quota(Path("/sys/fs/cgroup/cpu.max"))
+    if quota is not None:
+        cpus = min(cpus, quota)
+    return max(cpus, 1)
+
+
+def _cgroup_cpu_quota(cpu_max: Path) -> int | None:
+    """`cpu.max` holds ``<quota> <period>`` or ``max <period>``: the quota in whole CPUs, rounded up."""
+    try:
+        quota, period = cpu_max.read_text().split()[:2]
+        return max(1, math.ceil(int(quota) / int(period)))
+    except (OSError, ValueError, ZeroDivisionError):
+        return None  # no cgroup v2, no limit ("max"), or unreadable
+
+
+def env_name(flag: str) -> str:
+    """The environment variable of a flag: ``--grace-period`` -> ``DRA_WEBHOOK_GRACE_PERIOD``."""
+    return ENV_PREFIX + flag.lstrip("-").upper().replace("-", "_")
+
+
 def env_default(name: str, default: str | None = None) -> str | None:
     """The `DRA_WEBHOOK_<NAME>` environment value for a flag, or the default."""
-    return os.environ.get(ENV_PREFIX + name.upper().replace("-", "_"), default)
+    return os.environ.get(env_name(name), default)

@@ -1,0 +1,180 @@
+"""Structured logs: one JSON object per line for log collectors, or plain text for people.
+
+Every record carries its time (UTC), level, logger, message and process id (several workers write to
+one stream), plus the fields passed as `extra=`. Two kinds of line matter to operators:
+
+* a **decision** line (logger ``webhook.decision``) per denial and per warn-mode "would deny", keyed by
+  the request uid, with kind, namespace/name, operation, user, dry-run and the causes; an internal error
+  is logged once, with its stack, by the judge (`Judge.judge`), with the same request fields;
+* an **access** line (logger ``webhook.access``) per HTTP request, only with ``--access-log``.
+
+Nothing of the object is logged beyond what a denial already tells the user: the causes, each cut to
+`MAX_CAUSE_MESSAGE_CHARS`, at most `MAX_LOGGED_CAUSES` of them. Allowed requests are not logged.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import sys
+from collections.abc import Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any, Final
+
+import orjson
+
+from webhook.settings import LogFormat
+
+if TYPE_CHECKING:
+    from webhook.admission import AdmissionRequest, Verdict
+    from webhook.field import FieldError
+
+DECISION_LOGGER: Final = "webhook.decision"
+ACCESS_LOGGER: Final = "webhook.access"
+# A denial may carry hundreds of causes, each echoing a bad value: the log keeps enough to act on.
+MAX_LOGGED_CAUSES: Final = 32
+MAX_CAUSE_MESSAGE_CHARS: Final = 512
+
+# The attributes every LogRecord has; anything else on a record came from `extra=`.
+_RECORD_ATTRIBUTES: Final = frozenset(
+    {*logging.LogRecord("", 0, "", 0, "", None, None).__dict__, "message", "asctime", "taskName"}
+)
+
+log = logging.getLogger(DECISION_LOGGER)
+
+
+# --- configuration ----------------------------------------------------------------------------------
+
+
+def resolve_log_format(choice: str, stream: IO[str] | None = None) -> LogFormat:
+    """``auto`` is text on a terminal and JSON lines anywhere else; ``json`` and ``text`` are themselves."""
+    if choice == "auto":
+        return LogFormat.TEXT if (stream or sys.stderr).isatty() else LogFormat.JSON
+    return LogFormat(choice)
+
+
+def configure_logging(*, level: str, log_format: LogFormat, stream: IO[str] | None = None) -> None:
+    """Send every record of the process, in `log_format`, to `stream` (stderr), from `level` up."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter() if log_format is LogFormat.JSON else TextFormatter())
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+
+
+def extra_fields(record: logging.LogRecord) -> dict[str, Any]:
+    """The fields a record was given with `extra=`, in the order they were given."""
+    return {key: value for key, value in record.__dict__.items() if key not in _RECORD_ATTRIBUTES}
+
+
+def _timestamp(record: logging.LogRecord) -> str:
+    moment = dt.datetime.fromtimestamp(record.created, dt.UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per record, on one line: time, level, logger, msg, pid, then the extra fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": _timestamp(record),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+            "pid": record.process,
+        }
+        entry.update(extra_fields(record))
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        if record.stack_info:
+            entry["stack"] = self.formatStack(record.stack_info)
+        return orjson.dumps(entry, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+class TextFormatter(logging.Formatter):
+    """``time LEVEL logger: msg key=value ...``, then the traceback if there is one."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = f"{_timestamp(record)} {record.levelname:<7} {record.name}: {record.getMessage()}"
+        fields = " ".join(f"{key}={_text_value(value)}" for key, value in extra_fields(record).items())
+        if fields:
+            line = f"{line} {fields}"
+        if record.exc_info:
+            line = f"{line}\n{self.formatException(record.exc_info)}"
+        if record.stack_info:
+            line = f"{line}\n{self.formatStack(record.stack_info)}"
+        return line
+
+
+def _text_value(value: Any) -> str:
+    if isinstance(value, str):
+        return value if value and not any(char.isspace() or char == '"' for char in value) else f'"{value}"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float) or value is None:
+        return str(value)
+    return orjson.dumps(value, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+# --- decisions --------------------------------------------------------------------------------------
+
+
+def request_fields(request: AdmissionRequest) -> dict[str, Any]:
+    """What identifies a request in a log line: never the object, only its coordinates and the caller."""
+    gvk = request.kind
+    return {
+        "uid": request.uid,
+        "kind": gvk.kind,
+        "apiVersion": f"{gvk.group}/{gvk.version}" if gvk.group else gvk.version,
+        "namespace": request.namespace,
+        # `name` is a LogRecord attribute and cannot be an extra field.
+        "objectName": request.name or _object_name(request.object),
+        "operation": request.operation,
+        "subresource": request.sub_resource,
+        "user": request.user_info.username if request.user_info is not None else "",
+        "dryRun": bool(request.dry_run),
+    }
+
+
+def _object_name(obj: Any) -> str:
+    # A CREATE with generateName has no request.name; the object may carry one.
+    metadata = obj.get("metadata") if isinstance(obj, Mapping) else None
+    name = metadata.get("name") if isinstance(metadata, Mapping) else None
+    return name if isinstance(name, str) else ""
+
+
+def logged_causes(errors: Sequence[FieldError]) -> list[dict[str, str]]:
+    """The causes of a denial as the answer carries them (field, reason, message), each message cut
+    to `MAX_CAUSE_MESSAGE_CHARS`, at most `MAX_LOGGED_CAUSES`."""
+    causes = []
+    for error in errors[:MAX_LOGGED_CAUSES]:
+        cause = error.cause()
+        message = cause["message"]
+        if len(message) > MAX_CAUSE_MESSAGE_CHARS:
+            cause["message"] = message[: MAX_CAUSE_MESSAGE_CHARS - 3] + "..."
+        causes.append(cause)
+    return causes
+
+
+def log_decision(request: AdmissionRequest, verdict: Verdict) -> None:
+    """One line per denial (``denied``) and per warn-mode allowance of an invalid object (``warned``).
+
+    Allowed requests are not logged, and neither are internal errors: the judge logged those once,
+    with the stack and the same request fields.
+    """
+    if verdict.internal_error or (verdict.allowed and not verdict.errors):
+        return
+    event = "warned" if verdict.allowed else "denied"
+    fields: dict[str, Any] = {"event": event, **request_fields(request), "code": verdict.code}
+    if verdict.status is not None:
+        fields["reason"] = verdict.status.get("reason", "")
+    if verdict.errors:
+        fields["causes"] = logged_causes(verdict.errors)
+        if len(verdict.errors) > MAX_LOGGED_CAUSES:
+            fields["causesOmitted"] = len(verdict.errors) - MAX_LOGGED_CAUSES
+    elif verdict.status is not None:
+        fields["message"] = str(verdict.status.get("message", ""))[:MAX_CAUSE_MESSAGE_CHARS]
+    name = fields["objectName"]
+    where = f"{fields['namespace']}/{name}" if fields["namespace"] else name
+    log.info("%s %s %s (%s)", event, fields["kind"], where or "<unnamed>", fields["operation"], extra=fields)
