@@ -13,7 +13,6 @@ flag of `serve` can also be set by a `DRA_WEBHOOK_<FLAG>` environment variable.
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -22,15 +21,20 @@ from typing import Any, Final
 
 from webhook.settings import (
     DEFAULT_CERT_DIR,
+    DEFAULT_CERT_RELOAD_INTERVAL_SECONDS,
+    DEFAULT_CONFIG_RELOAD_INTERVAL_SECONDS,
     DEFAULT_GRACE_PERIOD_SECONDS,
     DEFAULT_HOST,
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_PORT,
+    DEFAULT_SHUTDOWN_DELAY_SECONDS,
     ENV_PREFIX,
+    ListenAddress,
     PolicySettings,
     Settings,
     UnknownKindPolicy,
-    env_default,
+    available_cpus,
+    env_name,
 )
 
 EXIT_ALLOWED: Final = 0
@@ -69,78 +73,177 @@ def _add_serve(subcommands: Any) -> None:
     serve = subcommands.add_parser(
         "serve",
         help="serve the webhook over HTTPS",
-        description="Serve POST /validate over HTTPS. Every flag can also be set by the environment "
-        f"variable {ENV_PREFIX}<FLAG> (e.g. {ENV_PREFIX}PORT=9443).",
+        description="Serve POST /validate over HTTPS, GET /healthz and GET /readyz; with "
+        "--metrics-address, GET /metrics over plain HTTP. Every flag can also be set by the environment "
+        f"variable named after it in brackets (e.g. {ENV_PREFIX}PORT=9443); a flag given on the command "
+        "line wins. The policy switches can also come from a YAML file (--config), re-read when it "
+        "changes. docs/operations.md describes metrics, logs, workers, shutdown and the file.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    serve.add_argument("--host", default=env_default("host", DEFAULT_HOST), help="address to listen on")
-    serve.add_argument(
-        "--port", type=int, default=int(env_default("port", str(DEFAULT_PORT)) or DEFAULT_PORT), help="port"
+    listen = serve.add_argument_group("listening")
+    _env_option(listen, "--host", DEFAULT_HOST, "address to listen on")
+    _env_option(listen, "--port", str(DEFAULT_PORT), "port", type=_port)
+    _env_option(
+        listen,
+        "--workers",
+        str(available_cpus()),
+        "worker processes sharing the port (SO_REUSEPORT), supervised and replaced when they die; "
+        "the default is one per available CPU; 1 serves in this process",
+        type=_positive_int,
+        metavar="N",
     )
-    serve.add_argument(
-        "--cert-dir",
-        type=Path,
-        default=Path(env_default("cert_dir", str(DEFAULT_CERT_DIR)) or DEFAULT_CERT_DIR),
-        help="directory with tls.crt and tls.key (a mounted TLS Secret); development certificates "
-        "(ca.crt, tls.crt, tls.key) are generated here when it holds none",
+    _env_option(
+        listen,
+        "--metrics-address",
+        None,
+        "serve Prometheus metrics at http://HOST:PORT/metrics (plain HTTP; [::1]:9090 for IPv6, :9090 for "
+        "every interface); off when not given",
+        type=_listen_address,
+        metavar="HOST:PORT",
     )
-    serve.add_argument(
-        "--no-generate-certs",
-        action="store_true",
-        default=_env_flag("no_generate_certs"),
-        help="fail instead of generating development certificates when --cert-dir holds none",
-    )
-    serve.add_argument(
-        "--client-ca",
-        type=Path,
-        default=_env_path("client_ca"),
-        help="require client certificates signed by this CA (mTLS: only the apiserver may call)",
-    )
-    serve.add_argument(
+    _env_option(
+        listen,
         "--max-body-bytes",
-        type=int,
-        default=int(env_default("max_body_bytes", str(DEFAULT_MAX_BODY_BYTES)) or DEFAULT_MAX_BODY_BYTES),
-        help="largest request body accepted (413 beyond it)",
+        str(DEFAULT_MAX_BODY_BYTES),
+        "largest request body accepted (413 beyond it)",
+        type=_positive_int,
     )
-    serve.add_argument(
+
+    tls = serve.add_argument_group("TLS")
+    _env_option(
+        tls,
+        "--cert-dir",
+        str(DEFAULT_CERT_DIR),
+        "directory with tls.crt and tls.key (a mounted TLS Secret); development certificates "
+        "(ca.crt, tls.crt, tls.key) are generated here when it holds none",
+        type=Path,
+    )
+    _env_switch(
+        tls,
+        "--no-generate-certs",
+        "fail instead of generating development certificates when --cert-dir holds none",
+    )
+    _env_option(
+        tls,
+        "--client-ca",
+        None,
+        "require client certificates signed by this CA (mTLS: only the apiserver may call)",
+        type=Path,
+    )
+    _env_option(
+        tls,
+        "--cert-reload-interval",
+        str(DEFAULT_CERT_RELOAD_INTERVAL_SECONDS),
+        "seconds between checks of the certificate files for a rotation",
+        type=_positive_float,
+        metavar="SECONDS",
+    )
+
+    shutdown = serve.add_argument_group("shutdown")
+    _env_option(
+        shutdown,
         "--grace-period",
-        type=float,
-        default=float(env_default("grace_period", str(DEFAULT_GRACE_PERIOD_SECONDS)) or 10),
-        help="seconds in-flight reviews get to finish after SIGTERM",
+        str(DEFAULT_GRACE_PERIOD_SECONDS),
+        "seconds in-flight reviews get to finish after SIGTERM",
+        type=_non_negative_float,
+        metavar="SECONDS",
     )
-    _add_policy_flags(serve)
-    serve.add_argument(
-        "--log-level", default=env_default("log_level", "info"), help="debug, info, warning, error"
+    _env_option(
+        shutdown,
+        "--shutdown-delay",
+        str(DEFAULT_SHUTDOWN_DELAY_SECONDS),
+        "seconds between SIGTERM (readiness turns false) and closing the listener, so that endpoints "
+        "drop the pod before connections are refused",
+        type=_non_negative_float,
+        metavar="SECONDS",
+    )
+
+    logs = serve.add_argument_group("logging")
+    _env_option(
+        logs, "--log-level", "info", "lowest level logged", type=_one_of(*LOG_LEVELS), choices=LOG_LEVELS
+    )
+    _env_option(
+        logs,
+        "--log-format",
+        "auto",
+        "json: one JSON object per line; text: for people; auto: text on a terminal, else json",
+        type=_one_of(*LOG_FORMATS),
+        choices=LOG_FORMATS,
+    )
+    _env_switch(
+        logs, "--access-log", "also log one line per HTTP request (denials and errors are always logged)"
+    )
+
+    policy = serve.add_argument_group("policy")
+    _add_policy_flags(policy)
+    _env_option(
+        policy,
+        "--config-reload-interval",
+        str(DEFAULT_CONFIG_RELOAD_INTERVAL_SECONDS),
+        "seconds between checks of the --config file for a change",
+        type=_positive_float,
+        metavar="SECONDS",
     )
     serve.set_defaults(run=_run_serve)
 
 
-def _add_policy_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+def _add_policy_flags(parser: Any) -> None:
+    """The policy switches: flags of serve, review and validate (same judgement everywhere)."""
+    kinds = [policy.value for policy in UnknownKindPolicy]
+    _env_option(
+        parser,
         "--unknown-kind",
-        choices=[policy.value for policy in UnknownKindPolicy],
-        default=env_default("unknown_kind", UnknownKindPolicy.ALLOW.value),
-        help="answer for kinds this webhook does not validate: allow (with a warning) or deny",
+        UnknownKindPolicy.ALLOW.value,
+        "answer for kinds this webhook does not validate: allow (with a warning) or deny",
+        type=_one_of(*kinds),
+        choices=kinds,
     )
-    parser.add_argument(
+    _env_switch(
+        parser,
         "--no-namespace-rules",
-        action="store_true",
-        default=_env_flag("no_namespace_rules"),
-        help="turn off the webhook's own namespace rules for parametersRef (SPEC Part C)",
+        "turn off the webhook's own namespace rules for parametersRef (SPEC Part C)",
+    )
+    _env_option(
+        parser,
+        "--config",
+        None,
+        "YAML file of policy switches (unknownKind, namespaceRules, enforcement per kind); what it sets "
+        "overrides the flags; serve re-reads it when it changes and keeps the old one if it is broken",
+        type=Path,
+        metavar="FILE",
     )
 
 
-def _policy_from(args: argparse.Namespace) -> PolicySettings:
+def _flag_policy(args: argparse.Namespace) -> PolicySettings:
+    """The policy the flags (and their environment variables) say, without the --config file."""
     return PolicySettings(
         namespace_rules=not args.no_namespace_rules,
         unknown_kind=UnknownKindPolicy(args.unknown_kind),
     )
 
 
-def _run_serve(args: argparse.Namespace) -> int:
-    from webhook.server import serve
+def _policy_from(args: argparse.Namespace) -> PolicySettings:
+    """The policy of the flags with the --config file applied (for the offline commands; serve
+    applies and watches the file itself)."""
+    policy = _flag_policy(args)
+    if args.config is None:
+        return policy
+    from webhook.config import ConfigError, load_config
+    from webhook.rules import REGISTRY
 
-    _configure_logging(args.log_level)
+    try:
+        return load_config(args.config, base=policy, known_kinds={gvk.kind for gvk in REGISTRY})
+    except ConfigError as error:
+        print(f"dra-webhook: {error}", file=sys.stderr)
+        raise SystemExit(EXIT_UNREADABLE) from None
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    from webhook.logs import configure_logging, resolve_log_format
+    from webhook.workers import run
+
+    log_format = resolve_log_format(args.log_format)
+    configure_logging(level=args.log_level, log_format=log_format)
     settings = Settings(
         host=args.host,
         port=args.port,
@@ -149,10 +252,96 @@ def _run_serve(args: argparse.Namespace) -> int:
         generate_dev_certs=not args.no_generate_certs,
         max_body_bytes=args.max_body_bytes,
         grace_period_seconds=args.grace_period,
-        policy=_policy_from(args),
+        cert_reload_interval_seconds=args.cert_reload_interval,
+        policy=_flag_policy(args),
+        workers=args.workers,
+        metrics_address=args.metrics_address,
+        log_format=log_format,
+        log_level=args.log_level,
+        access_log=args.access_log,
+        config_file=args.config,
+        config_reload_interval_seconds=args.config_reload_interval,
+        shutdown_delay_seconds=args.shutdown_delay,
     )
-    serve(settings)
-    return 0
+    return run(settings)
+
+
+# --- flags from the environment ---------------------------------------------------------------------
+
+LOG_LEVELS: Final = ("debug", "info", "warning", "error")
+LOG_FORMATS: Final = ("auto", "json", "text")
+_TRUE_WORDS: Final = ("1", "true", "yes", "on")
+_FALSE_WORDS: Final = ("", "0", "false", "no", "off")
+
+
+def _env_option(parser: Any, flag: str, default: str | None, help: str, **options: Any) -> None:
+    """A flag whose default is its environment variable, else `default`. Both are strings that argparse
+    converts and checks with `type` (a bad environment value is a usage error, as a bad flag is)."""
+    env = env_name(flag)
+    parser.add_argument(flag, default=os.environ.get(env) or default, help=f"{help} [{env}]", **options)
+
+
+def _env_switch(parser: Any, flag: str, help: str) -> None:
+    """An on/off flag; its environment variable takes 1/true/yes/on or 0/false/no/off."""
+    env = env_name(flag)
+    raw = os.environ.get(env, "")
+    if raw.lower() not in (*_TRUE_WORDS, *_FALSE_WORDS):
+        print(f"dra-webhook: {env}={raw!r}: expected true or false", file=sys.stderr)
+        raise SystemExit(EXIT_UNREADABLE)  # the status of a usage error
+    parser.add_argument(flag, action="store_true", default=raw.lower() in _TRUE_WORDS, help=f"{help} [{env}]")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be at least 1")
+    return value
+
+
+def _port(text: str) -> int:
+    value = _positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: a port is at most 65535")
+    return value
+
+
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: must be zero or more")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = _non_negative_float(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be more than zero")
+    return value
+
+
+def _listen_address(text: str) -> ListenAddress:
+    try:
+        return ListenAddress.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _one_of(*choices: str) -> Callable[[str], str]:
+    """A `type` that checks a value against `choices` (argparse checks `choices` only on the command
+    line, not on a default taken from the environment)."""
+
+    def choice(text: str) -> str:
+        if text.lower() not in choices:
+            raise argparse.ArgumentTypeError(f"{text!r}: choose from {', '.join(choices)}")
+        return text.lower()
+
+    return choice
 
 
 # --- review -----------------------------------------------------------------------------------------
@@ -461,19 +650,6 @@ def _run_certs(args: argparse.Namespace) -> int:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
-def _env_flag(name: str) -> bool:
-    return (env_default(name, "") or "").lower() in ("1", "true", "yes", "on")
-
-
-def _env_path(name: str) -> Path | None:
-    value = env_default(name)
-    return Path(value) if value else None
-
-
-def _configure_logging(level: str) -> None:
-    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
 
 if __name__ == "__main__":

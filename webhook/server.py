@@ -4,29 +4,78 @@
 not a readable AdmissionReview gets the HTTP error of SPEC A.4 with a one-line JSON reason
 (`{"code": 415, "message": "..."}`). `GET /healthz` says the process is alive, `GET /readyz` that
 the certificate is loaded and the rules are built, and turns false as soon as shutdown starts.
+Each answer is counted (`webhook.metrics`) and each denial logged (`webhook.logs`).
+
+`WebhookServer` runs one process's share of the service: it boots (certificate, configuration,
+rules), listens (with SO_REUSEPORT when several workers share the port), keeps the certificate and
+the configuration current, and stops gracefully: readiness false, an optional delay, the listener
+closed, idle keep-alive connections closed, in-flight reviews finished within the grace period.
+`serve()` runs one until SIGTERM/SIGINT; `webhook.workers` runs several under a supervisor.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
+import os
+import signal
 import ssl
-from collections.abc import AsyncIterator, Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import orjson
 from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
+from prometheus_client import CollectorRegistry
+from prometheus_client.exposition import choose_encoder
 
-from webhook.admission import Judge, UnreadableReview, errored, parse_review, review_response
-from webhook.settings import Settings
-from webhook.tls import CertificateReloader, build_server_context, ensure_development_certificates
+from webhook.admission import (
+    AdmissionReview,
+    Judge,
+    UnreadableReview,
+    Verdict,
+    errored,
+    namespace_policy_from,
+    parse_review,
+    review_response,
+)
+from webhook.config import ConfigError, ConfigWatcher
+from webhook.logs import ACCESS_LOGGER, log_decision, request_fields
+from webhook.metrics import Metrics, single_process_registry
+from webhook.rules import REGISTRY
+from webhook.schemas import StructuralChecker
+from webhook.settings import ListenAddress, PolicySettings, Settings
+from webhook.tls import (
+    CertificateError,
+    CertificateReloader,
+    build_server_context,
+    ensure_development_certificates,
+)
 
 log = logging.getLogger("webhook.server")
 
 VALIDATE_PATH: Final = "/validate"
+METRICS_PATH: Final = "/metrics"
 JSON_CONTENT_TYPES: Final = frozenset({"application/json"})
+# Pending connections the kernel queues per listener: a rolling restart of kube-apiservers reconnects
+# all at once, and 128 (aiohttp's default) overflows into SYN retries of a second.
+LISTEN_BACKLOG: Final = 1024
+# A worker whose supervisor is gone (SIGKILL, OOM) stops within this many seconds instead of
+# holding the port forever.
+PARENT_CHECK_INTERVAL_SECONDS: Final = 1.0
+# aiohttp's own shutdown wait, after ours (`WebhookServer.stop`) ran the grace period: for the
+# connections that were idle or whose review outlived the grace period.
+FINAL_SHUTDOWN_TIMEOUT_SECONDS: Final = 1.0
+# Exit status of a process that could not start (certificate, configuration, port): the supervisor
+# stops instead of restarting it in a loop.
+EXIT_BOOT_FAILED: Final = 3
+# The review uid, kept on the request for the access line: a typed key from aiohttp 3.14 on (a plain
+# string key warns there), a string before.
+UID_REQUEST_KEY: Final[Any] = web.RequestKey("uid", str) if hasattr(web, "RequestKey") else "dra_webhook.uid"
 
 
 @dataclass(slots=True)
@@ -42,19 +91,81 @@ class Readiness:
         return self.rules_ready and self.certificate_ready and not self.shutting_down
 
 
+@dataclass(slots=True)
+class CurrentJudge:
+    """The judge in service. A configuration reload swaps it (one assignment, between requests)."""
+
+    judge: Judge
+
+
+@dataclass(slots=True)
+class Traffic:
+    """Reviews being handled now (`idle` is set when there are none), and those cut off by the end of
+    a grace period."""
+
+    in_flight: int = 0
+    cut_off: int = 0
+    idle: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+
+    def __post_init__(self) -> None:
+        self.idle.set()
+
+    def enter(self) -> None:
+        self.in_flight += 1
+        self.idle.clear()
+
+    def leave(self) -> None:
+        self.in_flight -= 1
+        if self.in_flight == 0:
+            self.idle.set()
+
+
 SETTINGS_KEY: Final = web.AppKey("settings", Settings)
-JUDGE_KEY: Final = web.AppKey("judge", Judge)
+JUDGE_KEY: Final = web.AppKey("judge", CurrentJudge)
 READINESS_KEY: Final = web.AppKey("readiness", Readiness)
+METRICS_KEY: Final = web.AppKey("metrics", Metrics)
+TRAFFIC_KEY: Final = web.AppKey("traffic", Traffic)
 RELOADER_KEY: Final = web.AppKey("certificate_reloader", CertificateReloader)
+CONFIG_KEY: Final = web.AppKey("config_watcher", ConfigWatcher)
+REGISTRY_KEY: Final = web.AppKey("metrics_registry", CollectorRegistry)
 
 
 # --- handlers ---------------------------------------------------------------------------------------
 
 
 async def validate(request: web.Request) -> web.Response:
+    app = request.app
+    metrics, traffic = app[METRICS_KEY], app[TRAFFIC_KEY]
+    started = time.perf_counter()
+    traffic.enter()
+    metrics.in_flight.inc()
+    try:
+        try:
+            review = await _read_review(request, app[SETTINGS_KEY].max_body_bytes)
+        except web.HTTPException as error:
+            metrics.observe_unreadable(error.status, time.perf_counter() - started)
+            raise
+        request[UID_REQUEST_KEY] = review.request.uid
+        verdict = app[JUDGE_KEY].judge.judge(review.request)
+        answer, verdict = _encode_answer(review, verdict)
+        metrics.observe_review(review.request, verdict, time.perf_counter() - started)
+        log_decision(review.request, verdict)
+        response = web.Response(body=answer, content_type="application/json")
+        if app[READINESS_KEY].shutting_down:
+            response.force_close()  # a keep-alive client moves to another pod for its next review
+        return response
+    except asyncio.CancelledError:
+        traffic.cut_off += 1  # the grace period ended (or the client left) before the answer
+        raise
+    finally:
+        traffic.leave()
+        metrics.in_flight.dec()
+
+
+async def _read_review(request: web.Request, limit: int) -> AdmissionReview:
+    """The AdmissionReview of the request, or the HTTP error of SPEC A.4."""
     if request.content_type not in JSON_CONTENT_TYPES:
         raise _http_error(415, f"Content-Type must be application/json, got {request.content_type!r}")
-    limit = request.app[SETTINGS_KEY].max_body_bytes
     if request.content_length is not None and request.content_length > limit:
         raise _http_error(413, f"request body of {request.content_length} bytes exceeds the limit of {limit}")
     try:
@@ -62,17 +173,18 @@ async def validate(request: web.Request) -> web.Response:
     except web.HTTPRequestEntityTooLarge:
         raise _http_error(413, f"request body exceeds the limit of {limit} bytes") from None
     try:
-        review = parse_review(body)
+        return parse_review(body)
     except UnreadableReview as unreadable:
         raise _http_error(unreadable.status, unreadable.reason) from None
-    judge = request.app[JUDGE_KEY]
-    verdict = judge.judge(review.request)
+
+
+def _encode_answer(review: AdmissionReview, verdict: Verdict) -> tuple[bytes, Verdict]:
     try:
-        answer = orjson.dumps(review_response(review, verdict))
+        return orjson.dumps(review_response(review, verdict)), verdict
     except TypeError:  # a value that orjson cannot write: answer, and keep the uid
-        log.exception("cannot encode the answer", extra={"uid": review.request.uid})
-        answer = orjson.dumps(review_response(review, errored("dra-webhook: cannot encode the answer")))
-    return web.Response(body=answer, content_type="application/json")
+        log.exception("cannot encode the answer", extra={"event": "error", **request_fields(review.request)})
+        failed = errored("dra-webhook: cannot encode the answer")
+        return orjson.dumps(review_response(review, failed)), failed
 
 
 async def healthz(request: web.Request) -> web.Response:
@@ -91,6 +203,15 @@ async def readyz(request: web.Request) -> web.Response:
     if not readiness.certificate_ready:
         reasons.append("certificate not loaded")
     return web.Response(status=503, text="not ready: " + ", ".join(reasons) + "\n")
+
+
+async def metrics_page(request: web.Request) -> web.Response:
+    """The Prometheus exposition (OpenMetrics when the scraper asks for it)."""
+    encoder, content_type = choose_encoder(request.headers.get("Accept", ""))
+    body = encoder(request.app[REGISTRY_KEY])
+    response = web.Response(body=body)
+    response.headers["Content-Type"] = content_type
+    return response
 
 
 # --- errors as one-line JSON ------------------------------------------------------------------------
@@ -122,20 +243,63 @@ async def json_errors(
         raise _http_error(500, "internal error; see the webhook log") from None
 
 
-# --- the application --------------------------------------------------------------------------------
+class StructuredAccessLogger(AbstractAccessLogger):
+    """One ``webhook.access`` line per HTTP request (``--access-log``), with the review uid if any."""
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        self.logger.info(
+            "%s %s %d",
+            request.method,
+            request.path,
+            response.status,
+            extra={
+                "remote": request.remote,
+                "method": request.method,
+                "path": request.path,
+                "status": response.status,
+                "durationMs": round(time * 1000, 3),
+                "uid": request.get(UID_REQUEST_KEY, ""),
+            },
+        )
 
 
-def create_app(settings: Settings, *, judge: Judge | None = None) -> web.Application:
-    """The webhook application. `judge` defaults to one built from `settings.policy`."""
+# --- the applications -------------------------------------------------------------------------------
+
+
+def create_app(
+    settings: Settings, *, judge: Judge | None = None, metrics: Metrics | None = None
+) -> web.Application:
+    """The webhook application. `judge` defaults to one built from `settings.policy`, `metrics` to
+    instruments on a private registry."""
     app = web.Application(client_max_size=settings.max_body_bytes, middlewares=[json_errors])
+    judge = judge or Judge.build(settings.policy)
     app[SETTINGS_KEY] = settings
-    app[JUDGE_KEY] = judge or Judge.build(settings.policy)
+    app[JUDGE_KEY] = CurrentJudge(judge)
+    app[METRICS_KEY] = metrics or Metrics(judge.registry)
+    app[TRAFFIC_KEY] = Traffic()
     app[READINESS_KEY] = Readiness(rules_ready=True)
     app.router.add_post(VALIDATE_PATH, validate)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.on_shutdown.append(_mark_shutting_down)
     return app
+
+
+def create_metrics_app(registry: CollectorRegistry) -> web.Application:
+    """The plain-HTTP metrics application: `GET /metrics` and nothing else."""
+    app = web.Application(middlewares=[json_errors])
+    app[REGISTRY_KEY] = registry
+    app.router.add_get(METRICS_PATH, metrics_page)
+    return app
+
+
+async def start_metrics_listener(registry: CollectorRegistry, address: ListenAddress) -> web.AppRunner:
+    """Serve `registry` at http://address/metrics until the returned runner is cleaned up."""
+    runner = web.AppRunner(create_metrics_app(registry), access_log=None, shutdown_timeout=1.0)
+    await runner.setup()
+    await web.TCPSite(runner, address.host, address.port).start()
+    log.info("serving metrics on http://%s%s", address, METRICS_PATH)
+    return runner
 
 
 async def _mark_shutting_down(app: web.Application) -> None:
@@ -151,16 +315,63 @@ def server_tls(settings: Settings) -> ssl.SSLContext:
 
 def attach_certificate_reloader(app: web.Application, context: ssl.SSLContext) -> None:
     """Reload the serving pair when its files change, for as long as the app runs."""
-    settings = app[SETTINGS_KEY]
+    settings, metrics = app[SETTINGS_KEY], app[METRICS_KEY]
     reloader = CertificateReloader(context, settings.cert_file, settings.key_file)
     app[RELOADER_KEY] = reloader
     app[READINESS_KEY].certificate_ready = True
 
-    async def watch(app: web.Application) -> AsyncIterator[None]:
+    def measure() -> None:
+        metrics.observe_certificate(
+            reloads=reloader.reloads,
+            reload_errors=reloader.reload_errors,
+            not_after_timestamp=reloader.not_after.timestamp(),
+        )
+
+    async def check() -> None:
+        await asyncio.to_thread(reloader.reload_if_changed)
+        measure()
+
+    measure()
+    app.cleanup_ctx.append(_every(settings.cert_reload_interval_seconds, check))
+
+
+def attach_config_watcher(app: web.Application, watcher: ConfigWatcher) -> None:
+    """Apply the configuration file's changes while the app runs; a broken file changes nothing."""
+    app[CONFIG_KEY] = watcher
+    current, metrics = app[JUDGE_KEY], app[METRICS_KEY]
+
+    async def check() -> None:
+        policy = await asyncio.to_thread(watcher.poll)
+        if policy is not None:
+            current.judge = judge_with_policy(current.judge, policy)
+        metrics.observe_config(reloads=watcher.reloads, reload_errors=watcher.reload_errors)
+
+    app.cleanup_ctx.append(_every(app[SETTINGS_KEY].config_reload_interval_seconds, check))
+
+
+def judge_with_policy(judge: Judge, policy: PolicySettings) -> Judge:
+    """`judge` with another policy: the same rule registry, the same schemas unless switched."""
+    structural = judge.structural
+    if policy.structural_check != judge.policy.structural_check:
+        structural = StructuralChecker.load() if policy.structural_check else None
+    return dataclasses.replace(
+        judge, policy=policy, namespace_policy=namespace_policy_from(policy), structural=structural
+    )
+
+
+def _every(
+    interval: float, action: Callable[[], Awaitable[None]]
+) -> Callable[[web.Application], AsyncIterator[None]]:
+    """A cleanup context that runs `action` every `interval` seconds while the app runs."""
+
+    async def context(app: web.Application) -> AsyncIterator[None]:
         async def loop() -> None:
             while True:
-                await asyncio.sleep(settings.cert_reload_interval_seconds)
-                await asyncio.to_thread(reloader.reload_if_changed)
+                await asyncio.sleep(interval)
+                try:
+                    await action()
+                except Exception:  # a watcher must outlive one bad round
+                    log.exception("periodic check failed")
 
         task = asyncio.create_task(loop())
         yield
@@ -168,25 +379,188 @@ def attach_certificate_reloader(app: web.Application, context: ssl.SSLContext) -
         with contextlib.suppress(asyncio.CancelledError):
             await task
 
-    app.cleanup_ctx.append(watch)
+    return context
 
 
-def serve(settings: Settings) -> None:
-    """Serve HTTPS until SIGINT or SIGTERM, then finish in-flight reviews within the grace period."""
-    context = server_tls(settings)
-    app = create_app(settings)
-    attach_certificate_reloader(app, context)
-    with contextlib.suppress(ImportError):
+# --- one process's server ---------------------------------------------------------------------------
+
+
+class BootError(Exception):
+    """The server cannot start: the reason is in the message, no stack trace needed."""
+
+
+class WebhookServer:
+    """The webhook of one process: `start()` boots and listens, `stop()` shuts down gracefully."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        judge: Judge | None = None,
+        reuse_port: bool = False,
+        serve_metrics: bool = True,
+    ) -> None:
+        self.settings = settings
+        self._judge = judge
+        self._reuse_port = reuse_port
+        self._serve_metrics = serve_metrics
+        self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
+        self._metrics_runner: web.AppRunner | None = None
+        self.app: web.Application | None = None
+
+    @property
+    def port(self) -> int:
+        """The bound port (useful with port 0)."""
+        if self._site is None:
+            raise RuntimeError("the server is not started")
+        return self._site.port
+
+    async def start(self) -> None:
+        """Boot and listen. Raises BootError for a certificate, configuration or address problem."""
+        settings = self.settings
+        try:
+            context = server_tls(settings)
+            known_kinds = {gvk.kind for gvk in (self._judge.registry if self._judge else REGISTRY)}
+            watcher = (
+                ConfigWatcher(settings.config_file, base=settings.policy, known_kinds=known_kinds)
+                if settings.config_file is not None
+                else None
+            )
+            policy = watcher.policy if watcher is not None else settings.policy
+            judge = judge_with_policy(self._judge, policy) if self._judge else Judge.build(policy)
+        except (CertificateError, ConfigError) as error:
+            raise BootError(str(error)) from None
+        except OSError as error:  # e.g. a certificate directory that cannot be written
+            raise BootError(f"{error.filename or ''}: {error.strerror or error}") from None
+        app = create_app(settings, judge=judge)
+        attach_certificate_reloader(app, context)
+        if watcher is not None:
+            attach_config_watcher(app, watcher)
+        self.app = app
+        runner = web.AppRunner(
+            app,
+            handle_signals=False,
+            access_log_class=StructuredAccessLogger,
+            access_log=logging.getLogger(ACCESS_LOGGER) if settings.access_log else None,
+            shutdown_timeout=FINAL_SHUTDOWN_TIMEOUT_SECONDS,
+        )
+        await runner.setup()
+        self._runner = runner
+        site = web.TCPSite(
+            runner,
+            settings.host,
+            settings.port,
+            ssl_context=context,
+            backlog=LISTEN_BACKLOG,
+            reuse_port=self._reuse_port or None,
+        )
+        try:
+            await site.start()
+            self._site = site
+            if self._serve_metrics and settings.metrics_address is not None:
+                registry = single_process_registry(app[METRICS_KEY])
+                self._metrics_runner = await start_metrics_listener(registry, settings.metrics_address)
+        except OSError as error:
+            await self._cleanup()
+            raise BootError(f"cannot listen: {error.strerror or error}") from None
+        log.info(
+            "serving https://%s:%d%s",
+            settings.host,
+            site.port,
+            VALIDATE_PATH,
+            extra={"port": site.port, "reusePort": self._reuse_port},
+        )
+
+    async def stop(self) -> None:
+        """Stop without dropping an accepted review.
+
+        1. Readiness turns false, and stays so for the shutdown delay (the listener still accepts).
+        2. The listener closes: new connections are refused.
+        3. In-flight reviews finish, for up to the grace period. Their bodies are still read (aiohttp's
+           own shutdown stops reading from every connection at once, which would cut off a review
+           whose body is still arriving), and each answer closes its connection; a review that
+           arrives meanwhile on a kept-alive connection is answered the same way.
+        4. aiohttp's cleanup closes the idle connections, cancels what outlived the grace period, and
+           runs the app's cleanups (the certificate and configuration watchers).
+        """
+        if self.app is None:
+            return
+        self.app[READINESS_KEY].shutting_down = True
+        traffic = self.app[TRAFFIC_KEY]
+        grace = self.settings.grace_period_seconds
+        log.info("shutting down: not ready, %d review(s) in flight, grace %gs", traffic.in_flight, grace)
+        if self.settings.shutdown_delay_seconds > 0:
+            await asyncio.sleep(self.settings.shutdown_delay_seconds)
+        if self._site is not None:
+            await self._site.stop()
+        try:
+            await asyncio.wait_for(traffic.idle.wait(), grace)
+        except TimeoutError:
+            log.warning("the grace period ended with %d review(s) unanswered", traffic.in_flight)
+        await self._cleanup()
+        log.info("stopped")
+
+    async def _cleanup(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()  # aiohttp: sites, idle connections, in-flight handlers, app
+            self._runner = None
+        if self._metrics_runner is not None:
+            await self._metrics_runner.cleanup()
+            self._metrics_runner = None
+
+
+async def serve_until_stopped(
+    settings: Settings, *, worker: bool = False, parent_pid: int | None = None
+) -> int:
+    """Serve until SIGTERM (or SIGINT, or the parent process going away), then stop gracefully.
+
+    A worker (`worker=True`) shares the port with its siblings, leaves the metrics listener to the
+    supervisor and ignores SIGINT: a Ctrl-C reaches the whole process group, and the supervisor
+    turns it into one SIGTERM per worker.
+    """
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    if worker:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    else:
+        loop.add_signal_handler(signal.SIGINT, stop.set)
+    server = WebhookServer(settings, reuse_port=worker, serve_metrics=not worker)
+    try:
+        await server.start()
+    except BootError as error:
+        log.error("cannot start: %s", error)
+        return EXIT_BOOT_FAILED
+    except Exception:
+        log.exception("cannot start")
+        return EXIT_BOOT_FAILED
+    watch = asyncio.create_task(_watch_parent(parent_pid, stop)) if parent_pid is not None else None
+    await stop.wait()
+    if watch is not None:
+        watch.cancel()
+    await server.stop()
+    return 0
+
+
+async def _watch_parent(parent_pid: int, stop: asyncio.Event) -> None:
+    while os.getppid() == parent_pid:
+        await asyncio.sleep(PARENT_CHECK_INTERVAL_SECONDS)
+    log.warning("the supervisor (pid %d) is gone; shutting down", parent_pid)
+    stop.set()
+
+
+def run_loop(main: Coroutine[Any, Any, int]) -> int:
+    """Run `main` on uvloop where it is installed, else on asyncio's loop."""
+    try:
         import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
 
-        uvloop.install()
-    log.info("serving https://%s:%d%s", settings.host, settings.port, VALIDATE_PATH)
-    web.run_app(
-        app,
-        host=settings.host,
-        port=settings.port,
-        ssl_context=context,
-        shutdown_timeout=settings.grace_period_seconds,
-        access_log=None,
-        print=None,
-    )
+
+def serve(settings: Settings, *, worker: bool = False, parent_pid: int | None = None) -> int:
+    """Serve HTTPS until SIGTERM/SIGINT, then finish in-flight reviews within the grace period.
+    Returns the exit status: 0 after a graceful stop, `EXIT_BOOT_FAILED` if it could not start."""
+    return run_loop(serve_until_stopped(settings, worker=worker, parent_pid=parent_pid))

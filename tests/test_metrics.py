@@ -1,0 +1,369 @@
+"""The Prometheus metrics: bounded labels, exact counts in one process and summed over two workers."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient
+from prometheus_client import generate_latest
+
+from tests.live_server import JSON_HEADERS, development_certificates, live_server, metric_samples, sample
+from tests.reviews import admission_review, allocated_claim, claim_template, resource_claim
+from webhook.admission import Judge, allowed, denied_invalid, errored
+from webhook.field import ROOT, required
+from webhook.metrics import MAX_FIELD_LABELS, OTHER, Metrics, fold_field, verdict_label
+from webhook.rules import REGISTRY, GroupVersionKind, KindRules, Obj
+from webhook.server import METRICS_KEY, create_app
+from webhook.settings import Settings
+
+Client = TestClient[web.Request, web.Application]
+MakeClient = Callable[[web.Application], Awaitable[Client]]
+
+CLAIM = GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim")
+CRASHING = GroupVersionKind("crash.example.com", "v1", "Crash")
+
+
+@pytest.mark.parametrize(
+    ("field", "label"),
+    [
+        ("spec", "spec"),
+        ("<nil>", "<nil>"),
+        ("status.reservedFor[3].uid", "status.reservedFor[*].uid"),
+        ("status.reservedFor[31]", "status.reservedFor[*]"),
+        ("metadata.labels[example.com/app]", "metadata.labels[*]"),
+        ("metadata.annotations[key with spaces]", "metadata.annotations[*]"),
+        (
+            "status.allocation.resourceHandles[0].structuredData.results[12].namedResources.name",
+            "status.allocation.resourceHandles[*].structuredData.results[*].namedResources.name",
+        ),
+        ("spec.podSpecs[1].claims[2]", "spec.podSpecs[*].claims[*]"),
+        ("oldObject.spec.parametersRef", "oldObject.spec.parametersRef"),
+        # A key with a bracket in it cannot be folded cleanly: the label gives up on the path.
+        ("metadata.labels[a[b]", OTHER),
+        ("metadata.labels[a]b]", OTHER),
+        ('metadata.labels["quoted"]', "metadata.labels[*]"),
+    ],
+)
+def test_field_paths_fold_indexes_and_keys(field: str, label: str) -> None:
+    assert fold_field(field) == label
+
+
+def test_field_labels_stop_growing_at_the_cap() -> None:
+    metrics = Metrics(REGISTRY)
+    labels = {metrics.field_label(f"spec.field{i}") for i in range(MAX_FIELD_LABELS + 10)}
+    assert len(labels) == MAX_FIELD_LABELS + 1  # the cap, plus "other"
+    assert metrics.field_label(f"spec.field{MAX_FIELD_LABELS + 5}") == OTHER
+    assert metrics.field_label("spec.field0") == "spec.field0"  # a path seen before keeps its label
+
+
+def test_verdict_labels() -> None:
+    error = required(ROOT.child("spec"))
+    assert verdict_label(allowed()) == "allowed"
+    assert verdict_label(allowed(["a warning"])) == "allowed"
+    assert verdict_label(dataclasses.replace(allowed(), errors=(error,))) == "warned"
+    assert verdict_label(denied_invalid("ResourceClaim", "claim", [error])) == "denied"
+    assert verdict_label(errored("boom")) == "error"
+
+
+@pytest.mark.parametrize(
+    ("gvk", "subresource", "kind_label", "subresource_label"),
+    [
+        (CLAIM, "", "ResourceClaim", ""),
+        (CLAIM, "status", "ResourceClaim", "status"),
+        (CLAIM, "scale", "ResourceClaim", OTHER),
+        (GroupVersionKind("resource.k8s.io", "v1alpha3", "ResourceClaim"), "", OTHER, ""),
+        (GroupVersionKind("example.com", "v1", "Whatever-The-Caller-Sent"), "status", OTHER, OTHER),
+    ],
+)
+def test_kinds_and_subresources_outside_the_registry_fold_to_other(
+    gvk: GroupVersionKind, subresource: str, kind_label: str, subresource_label: str
+) -> None:
+    metrics = Metrics(REGISTRY)
+    assert metrics.kind_label(gvk) == kind_label
+    assert metrics.subresource_label(gvk, subresource) == subresource_label
+
+
+# --- exact counts in one process --------------------------------------------------------------------
+
+
+def crash(obj: Obj, old: Obj | None = None) -> list[Any]:
+    raise RuntimeError("a rule that crashes")
+
+
+def judge_with_a_crashing_kind() -> Judge:
+    crashing = KindRules(CRASHING, "crashes", True, crash, crash)
+    return dataclasses.replace(Judge.build(), registry={**REGISTRY, CRASHING: crashing})
+
+
+def too_many_consumers() -> dict[str, Any]:
+    return admission_review(
+        allocated_claim(reserved_for=33), operation="UPDATE", old=allocated_claim(), sub_resource="status"
+    )
+
+
+def consumers_without_uids() -> dict[str, Any]:
+    new = allocated_claim(reserved_for=3)
+    for consumer in new["status"]["reservedFor"]:
+        consumer["uid"] = ""
+    return admission_review(new, operation="UPDATE", old=allocated_claim(), sub_resource="status")
+
+
+def unknown_kind() -> dict[str, Any]:
+    return admission_review(resource_claim(), kind="Foo", group="example.com", version="v1")
+
+
+def crashing_review() -> dict[str, Any]:
+    return admission_review(
+        {"metadata": {"name": "x"}}, kind="Crash", group="crash.example.com", version="v1"
+    )
+
+
+async def test_metrics_count_a_mix_of_allowed_denied_and_errored_reviews_exactly(
+    aiohttp_client: MakeClient,
+) -> None:
+    app = create_app(Settings(max_body_bytes=64 * 1024), judge=judge_with_a_crashing_kind())
+    client = await aiohttp_client(app)
+    documents = [
+        *[admission_review(resource_claim(f"claim-{i}")) for i in range(3)],
+        too_many_consumers(),
+        too_many_consumers(),
+        consumers_without_uids(),
+        unknown_kind(),
+        crashing_review(),
+    ]
+    for document in documents:
+        response = await client.post("/validate", data=orjson.dumps(document), headers=JSON_HEADERS)
+        assert response.status == 200
+    assert (await client.post("/validate", data=b"not json", headers=JSON_HEADERS)).status == 400
+    assert (await client.post("/validate", data=b"{}", headers={"Content-Type": "text/plain"})).status == 415
+
+    samples = metric_samples(generate_latest(app[METRICS_KEY].registry).decode())
+    requests = "dra_webhook_requests_total"
+    claim = {"kind": "ResourceClaim"}
+    assert (
+        sample(samples, requests, **claim, operation="CREATE", subresource="", verdict="allowed", code="200")
+        == 3
+    )
+    assert (
+        sample(
+            samples, requests, **claim, operation="UPDATE", subresource="status", verdict="denied", code="422"
+        )
+        == 3
+    )
+    assert (
+        sample(
+            samples, requests, kind="other", operation="CREATE", subresource="", verdict="allowed", code="200"
+        )
+        == 1
+    )
+    assert (
+        sample(
+            samples, requests, kind="Crash", operation="CREATE", subresource="", verdict="error", code="500"
+        )
+        == 1
+    )
+    assert (
+        sample(samples, requests, kind="", operation="", subresource="", verdict="unreadable", code="400")
+        == 1
+    )
+    assert (
+        sample(samples, requests, kind="", operation="", subresource="", verdict="unreadable", code="415")
+        == 1
+    )
+    assert sum(value for (name, _), value in samples.items() if name == requests) == 10
+
+    causes = "dra_webhook_denial_causes_total"
+    deny = {"kind": "ResourceClaim", "enforcement": "deny"}
+    assert sample(samples, causes, **deny, field="status.reservedFor", reason="FieldValueTooLong") == 2
+    assert (
+        sample(samples, causes, **deny, field="status.reservedFor[*].uid", reason="FieldValueRequired") == 1
+    )
+    assert (
+        sample(samples, causes, **deny, field="status.reservedFor[*].uid", reason="FieldValueDuplicate") == 2
+    )
+    assert sample(samples, "dra_webhook_internal_errors_total", kind="Crash") == 1
+    assert sample(samples, "dra_webhook_warnings_total", kind="other") == 1
+    assert sample(samples, "dra_webhook_requests_in_flight") == 0
+    assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim") == 6
+    assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="") == 2
+    # Millisecond buckets: from a quarter of a millisecond to a second.
+    buckets = sorted(
+        float(dict(labels)["le"])
+        for (name, labels), _ in samples.items()
+        if name == "dra_webhook_request_duration_seconds_bucket" and dict(labels)["kind"] == "ResourceClaim"
+    )
+    assert buckets[0] == 0.00025
+    assert buckets[-2:] == [1.0, float("inf")]
+
+
+async def test_warn_mode_counts_the_causes_it_lets_through(aiohttp_client: MakeClient) -> None:
+    from webhook.settings import Enforcement, PolicySettings
+
+    policy = PolicySettings(enforcement=(("ResourceClaimTemplate", Enforcement.WARN),))
+    app = create_app(Settings(policy=policy))
+    client = await aiohttp_client(app)
+    document = admission_review(
+        claim_template(resourceClassName="other.example.com"), operation="UPDATE", old=claim_template()
+    )
+    answer = await (await client.post("/validate", data=orjson.dumps(document), headers=JSON_HEADERS)).json()
+    assert answer["response"]["allowed"] is True
+
+    samples = metric_samples(generate_latest(app[METRICS_KEY].registry).decode())
+    assert (
+        sample(
+            samples,
+            "dra_webhook_requests_total",
+            kind="ResourceClaimTemplate",
+            operation="UPDATE",
+            subresource="",
+            verdict="warned",
+            code="200",
+        )
+        == 1
+    )
+    assert (
+        sample(
+            samples,
+            "dra_webhook_denial_causes_total",
+            kind="ResourceClaimTemplate",
+            field="spec",
+            reason="FieldValueInvalid",
+            enforcement="warn",
+        )
+        == 1
+    )
+    assert sample(samples, "dra_webhook_warnings_total", kind="ResourceClaimTemplate") == 1
+
+
+def test_certificate_and_configuration_counts_follow_their_watchers() -> None:
+    metrics = Metrics(REGISTRY)
+    metrics.observe_certificate(reloads=0, reload_errors=0, not_after_timestamp=1_900_000_000.0)
+    metrics.observe_certificate(reloads=2, reload_errors=1, not_after_timestamp=1_950_000_000.0)
+    metrics.observe_certificate(reloads=2, reload_errors=1, not_after_timestamp=1_950_000_000.0)
+    metrics.observe_config(reloads=1, reload_errors=3)
+    samples = metric_samples(generate_latest(metrics.registry).decode())
+    assert sample(samples, "dra_webhook_certificate_reloads_total", result="success") == 2
+    assert sample(samples, "dra_webhook_certificate_reloads_total", result="error") == 1
+    assert sample(samples, "dra_webhook_certificate_expiry_timestamp_seconds") == 1_950_000_000.0
+    assert sample(samples, "dra_webhook_config_reloads_total", result="success") == 1
+    assert sample(samples, "dra_webhook_config_reloads_total", result="error") == 3
+
+
+# --- exact counts summed over two workers -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return development_certificates(tmp_path_factory.mktemp("certs"))
+
+
+async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, cert_dir: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text("enforcement:\n  kinds:\n    ResourceClaimTemplate: warn\n")
+    plan: list[tuple[bytes, dict[str, str]]] = [
+        *[(orjson.dumps(admission_review(resource_claim(f"claim-{i}"))), JSON_HEADERS) for i in range(10)],
+        *[(orjson.dumps(too_many_consumers()), JSON_HEADERS) for _ in range(6)],
+        *[
+            (
+                orjson.dumps(
+                    admission_review(
+                        claim_template(resourceClassName="other.example.com"),
+                        operation="UPDATE",
+                        old=claim_template(),
+                    )
+                ),
+                JSON_HEADERS,
+            )
+            for _ in range(4)
+        ],
+        *[(orjson.dumps(unknown_kind()), JSON_HEADERS) for _ in range(2)],
+        *[(b"not json", JSON_HEADERS) for _ in range(3)],
+        *[(b"{}", {"Content-Type": "text/plain"}) for _ in range(2)],
+    ]
+    with live_server(tmp_path, cert_dir, "--access-log", "--config", str(config), workers=2) as server:
+        async with server.session(fresh_connections=True) as session:
+
+            async def post(body: bytes, headers: dict[str, str]) -> int:
+                async with session.post(server.url("/validate"), data=body, headers=headers) as response:
+                    await response.read()
+                    return response.status
+
+            statuses = await asyncio.gather(*(post(body, headers) for body, headers in plan))
+            assert Counter(statuses) == {200: 22, 400: 3, 415: 2}
+            async with session.get(server.metrics_url()) as response:
+                assert response.status == 200
+                samples = metric_samples(await response.text())
+
+        # Both workers answered: the access lines of /validate come from two processes.
+        access = [line for line in server.log_lines() if line.get("logger") == "webhook.access"]
+        assert len(access) == len(plan)
+        assert len({line["pid"] for line in access}) == 2
+
+    requests = "dra_webhook_requests_total"
+    claim = {"kind": "ResourceClaim"}
+    assert (
+        sample(samples, requests, **claim, operation="CREATE", subresource="", verdict="allowed", code="200")
+        == 10
+    )
+    assert (
+        sample(
+            samples, requests, **claim, operation="UPDATE", subresource="status", verdict="denied", code="422"
+        )
+        == 6
+    )
+    assert (
+        sample(
+            samples,
+            requests,
+            kind="ResourceClaimTemplate",
+            operation="UPDATE",
+            subresource="",
+            verdict="warned",
+            code="200",
+        )
+        == 4
+    )
+    assert (
+        sample(
+            samples, requests, kind="other", operation="CREATE", subresource="", verdict="allowed", code="200"
+        )
+        == 2
+    )
+    assert (
+        sample(samples, requests, kind="", operation="", subresource="", verdict="unreadable", code="400")
+        == 3
+    )
+    assert (
+        sample(samples, requests, kind="", operation="", subresource="", verdict="unreadable", code="415")
+        == 2
+    )
+    assert sum(value for (name, _), value in samples.items() if name == requests) == len(plan)
+    assert (
+        sample(
+            samples,
+            "dra_webhook_denial_causes_total",
+            kind="ResourceClaim",
+            field="status.reservedFor",
+            reason="FieldValueTooLong",
+            enforcement="deny",
+        )
+        == 6
+    )
+    assert sample(samples, "dra_webhook_warnings_total", kind="ResourceClaimTemplate") == 4
+    assert sample(samples, "dra_webhook_warnings_total", kind="other") == 2
+    durations = sum(
+        value for (name, _), value in samples.items() if name == "dra_webhook_request_duration_seconds_count"
+    )
+    assert durations == len(plan)
+    assert sample(samples, "dra_webhook_requests_in_flight") == 0
+    assert sample(samples, "dra_webhook_workers") == 2
+    assert sample(samples, "dra_webhook_worker_restarts_total") == 0
+    assert sample(samples, "dra_webhook_certificate_expiry_timestamp_seconds") > 0
