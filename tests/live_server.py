@@ -182,6 +182,9 @@ class HeldRequest:
         await writer.drain()
         return cls(uid, reader, writer, body[half:])
 
+    def close(self) -> None:
+        self._writer.close()
+
     async def finish(self) -> tuple[int, Any]:
         """Send the rest of the body; the status and the decoded JSON answer."""
         self._writer.write(self._rest)

@@ -15,7 +15,14 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient
 from prometheus_client import generate_latest
 
-from tests.live_server import JSON_HEADERS, development_certificates, live_server, metric_samples, sample
+from tests.live_server import (
+    JSON_HEADERS,
+    development_certificates,
+    live_server,
+    metric_samples,
+    sample,
+    wait_for,
+)
 from tests.reviews import admission_review, allocated_claim, claim_template, resource_claim
 from webhook.admission import Judge, allowed, denied_invalid, errored
 from webhook.field import ROOT, required
@@ -100,7 +107,7 @@ def crash(obj: Obj, old: Obj | None = None) -> list[Any]:
 
 def judge_with_a_crashing_kind() -> Judge:
     crashing = KindRules(CRASHING, "crashes", True, crash, crash)
-    return dataclasses.replace(Judge.build(), registry={**REGISTRY, CRASHING: crashing})
+    return dataclasses.replace(Judge.build(), structural=None, registry={**REGISTRY, CRASHING: crashing})
 
 
 def too_many_consumers() -> dict[str, Any]:
@@ -303,9 +310,13 @@ async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, c
                 samples = metric_samples(await response.text())
 
         # Both workers answered: the access lines of /validate come from two processes.
-        access = [line for line in server.log_lines() if line.get("logger") == "webhook.access"]
-        assert len(access) == len(plan)
-        assert len({line["pid"] for line in access}) == 2
+        # (A worker writes its access line just after the answer: wait for the last ones.)
+        def access_lines() -> list[dict[str, Any]]:
+            return [line for line in server.log_lines() if line.get("logger") == "webhook.access"]
+
+        wait_for(lambda: len(access_lines()) >= len(plan), timeout=5, what="every access line")
+        assert len(access_lines()) == len(plan)
+        assert len({line["pid"] for line in access_lines()}) == 2
 
     requests = "dra_webhook_requests_total"
     claim = {"kind": "ResourceClaim"}

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import ssl
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
+import aiohttp
 import orjson
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient
 
+from tests.live_server import HeldRequest, connection_refused, development_certificates, free_port
 from tests.reviews import admission_review, allocated_claim, resource_claim
-from webhook.server import READINESS_KEY, create_app
-from webhook.settings import Settings
+from webhook.logs import extra_fields
+from webhook.server import READINESS_KEY, WebhookServer, create_app
+from webhook.settings import ListenAddress, Settings
 
 Client = TestClient[web.Request, web.Application]
 MakeClient = Callable[[web.Application], Awaitable[Client]]
@@ -116,3 +123,177 @@ async def test_health_and_readiness(client: Client) -> None:
     assert (await client.get("/readyz")).status == 200
     client.app[READINESS_KEY].shutting_down = True
     assert (await client.get("/readyz")).status == 503
+
+
+# --- a whole server in this process: readiness and graceful shutdown ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return development_certificates(tmp_path_factory.mktemp("certs"))
+
+
+async def get_status(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
+    async with session.get(url) as response:
+        return response.status, await response.text()
+
+
+async def test_readiness_turns_false_at_shutdown_while_accepted_reviews_finish(cert_dir: Path) -> None:
+    settings = Settings(
+        port=0,
+        cert_dir=cert_dir,
+        generate_dev_certs=False,
+        shutdown_delay_seconds=0.3,
+        grace_period_seconds=5,
+    )
+    server = WebhookServer(settings)
+    await server.start()
+    tls = ssl.create_default_context(cafile=str(cert_dir / "ca.crt"))
+    url = f"https://127.0.0.1:{server.port}"
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(ssl=tls, force_close=True)) as session:
+        assert await get_status(session, url + "/readyz") == (200, "ok\n")
+        body = orjson.dumps(admission_review(resource_claim(), uid="held"))
+        held = await HeldRequest.open(server.port, tls, body, uid="held")
+        stopping = asyncio.create_task(server.stop())
+        await asyncio.sleep(0.05)
+        # During the shutdown delay the listener still accepts, and says it is not ready.
+        assert await get_status(session, url + "/readyz") == (503, "not ready: shutting down\n")
+        assert await get_status(session, url + "/healthz") == (200, "ok\n")
+        deadline = asyncio.get_running_loop().time() + 5
+        while not await connection_refused(server.port):
+            assert asyncio.get_running_loop().time() < deadline, "the listener never closed"
+            await asyncio.sleep(0.02)
+        assert not stopping.done()  # waiting for the held review
+        status, answer = await held.finish()
+        assert status == 200
+        assert answer["response"] == {"uid": "held", "allowed": True}
+        await asyncio.wait_for(stopping, 5)
+
+
+async def test_a_review_cut_off_by_the_grace_period_is_logged(
+    cert_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = Settings(port=0, cert_dir=cert_dir, generate_dev_certs=False, grace_period_seconds=0.2)
+    server = WebhookServer(settings)
+    await server.start()
+    tls = ssl.create_default_context(cafile=str(cert_dir / "ca.crt"))
+    held = await HeldRequest.open(
+        server.port, tls, orjson.dumps(admission_review(resource_claim())), uid="held"
+    )
+    await asyncio.sleep(0.05)
+    with caplog.at_level(logging.INFO, logger="webhook.server"):
+        await asyncio.wait_for(server.stop(), 5)
+    messages = [record.getMessage() for record in caplog.records]
+    assert "shutting down: not ready, 1 review(s) in flight, grace 0.2s" in messages
+    assert "the grace period ended with 1 review(s) unanswered" in messages
+    held.close()
+
+
+@pytest.mark.parametrize("access_log", [False, True])
+async def test_access_lines_only_when_asked(
+    cert_dir: Path, caplog: pytest.LogCaptureFixture, access_log: bool
+) -> None:
+    settings = Settings(port=0, cert_dir=cert_dir, generate_dev_certs=False, access_log=access_log)
+    server = WebhookServer(settings)
+    await server.start()
+    tls = ssl.create_default_context(cafile=str(cert_dir / "ca.crt"))
+    try:
+        with caplog.at_level(logging.INFO, logger="webhook.access"):
+            async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(ssl=tls)) as session:
+                document = orjson.dumps(admission_review(resource_claim(), uid="u-access"))
+                url = f"https://127.0.0.1:{server.port}/validate?timeout=10s"
+                async with session.post(url, data=document, headers=JSON) as response:
+                    assert response.status == 200
+            await asyncio.sleep(0.05)
+    finally:
+        await server.stop()
+    lines = [record for record in caplog.records if record.name == "webhook.access"]
+    if not access_log:
+        assert lines == []
+        return
+    (line,) = lines
+    assert line.getMessage() == "POST /validate 200"
+    fields = extra_fields(line)
+    assert fields["uid"] == "u-access"
+    assert (fields["method"], fields["path"], fields["status"], fields["remote"]) == (
+        "POST",
+        "/validate",
+        200,
+        "127.0.0.1",
+    )
+    assert fields["durationMs"] >= 0
+
+
+async def test_the_server_logs_each_denial(client: Client, caplog: pytest.LogCaptureFixture) -> None:
+    document = admission_review(
+        allocated_claim(reserved_for=33),
+        operation="UPDATE",
+        old=allocated_claim(),
+        sub_resource="status",
+        uid="u-d",
+    )
+    with caplog.at_level(logging.INFO, logger="webhook.decision"):
+        await post_review(client, document)
+        await post_review(client, admission_review(resource_claim(), uid="u-a"))
+    (line,) = [record for record in caplog.records if record.name == "webhook.decision"]
+    assert line.getMessage() == "denied ResourceClaim default/claim (UPDATE)"
+    assert extra_fields(line)["uid"] == "u-d"
+
+
+async def test_the_metrics_listener_serves_only_get_metrics(cert_dir: Path) -> None:
+    metrics_port = free_port()
+    settings = Settings(
+        port=0,
+        cert_dir=cert_dir,
+        generate_dev_certs=False,
+        metrics_address=ListenAddress("127.0.0.1", metrics_port),
+    )
+    server = WebhookServer(settings)
+    await server.start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{metrics_port}/metrics") as response:
+                assert response.status == 200
+                assert response.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+                text = await response.text()
+            assert "dra_webhook_workers 1.0" in text
+            assert "# TYPE dra_webhook_request_duration_seconds histogram" in text
+            async with session.get(
+                f"http://127.0.0.1:{metrics_port}/metrics",
+                headers={"Accept": "application/openmetrics-text; version=1.0.0"},
+            ) as response:
+                assert response.headers["Content-Type"].startswith("application/openmetrics-text")
+            async with session.get(f"http://127.0.0.1:{metrics_port}/validate") as response:
+                assert response.status == 404
+    finally:
+        await server.stop()
+    assert await connection_refused(metrics_port)
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("127.0.0.1:9090", ListenAddress("127.0.0.1", 9090)),
+        (":9090", ListenAddress("0.0.0.0", 9090)),
+        ("[::1]:9090", ListenAddress("::1", 9090)),
+        ("localhost:1", ListenAddress("localhost", 1)),
+    ],
+)
+def test_listen_addresses(text: str, address: ListenAddress) -> None:
+    assert ListenAddress.parse(text) == address
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("9090", "'9090' is not HOST:PORT"),
+        ("host:port", "'host:port' is not HOST:PORT"),
+        ("::1:9090", "'::1:9090': write an IPv6 host in brackets, e.g. [::1]:9090"),
+        ("127.0.0.1:0", "'127.0.0.1:0': the port must be between 1 and 65535"),
+        ("127.0.0.1:65536", "'127.0.0.1:65536': the port must be between 1 and 65535"),
+    ],
+)
+def test_bad_listen_addresses(text: str, message: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        ListenAddress.parse(text)
+    assert str(refused.value) == message

@@ -167,12 +167,16 @@ async def test_a_worker_killed_with_sigkill_is_replaced_and_the_server_keeps_ans
 
         (replacement,) = wait_for(replacement_serving, timeout=20, what="a replacement worker serving")
         await post_reviews(server, 20, "after")
-        access_after = [
-            line["pid"]
-            for line in server.log_lines()
-            if line.get("logger") == "webhook.access" and line["uid"].startswith("after-")
-        ]
-        assert replacement in access_after  # the new worker takes its share
+
+        def answered_after() -> list[int]:
+            return [
+                line["pid"]
+                for line in server.log_lines()
+                if line.get("logger") == "webhook.access" and line["uid"].startswith("after-")
+            ]
+
+        wait_for(lambda: len(answered_after()) == 20, timeout=5, what="the access lines")
+        assert replacement in answered_after()  # the new worker takes its share
 
         samples = await scrape(server)
         assert sample(samples, "dra_webhook_workers") == 2

@@ -38,11 +38,11 @@ log = logging.getLogger("webhook.config")
 
 _TOP_LEVEL_KEYS: Final = ("unknownKind", "namespaceRules", "enforcement")
 _ENFORCEMENT_KEYS: Final = ("default", "kinds")
-# namespaceRules switch -> PolicySettings field.
+# namespaceRules switch -> (NamespacePolicy attribute, PolicySettings field).
 _NAMESPACE_SWITCHES: Final = {
-    "enabled": "namespace_rules",
-    "classReferenceScope": "class_reference_scope",
-    "claimReferenceNamespace": "claim_reference_namespace",
+    "enabled": ("enabled", "namespace_rules"),
+    "classReferenceScope": ("class_reference_scope", "class_reference_scope"),
+    "claimReferenceNamespace": ("claim_reference_namespace", "claim_reference_namespace"),
 }
 
 
@@ -113,7 +113,11 @@ def _with_namespace_rules(policy: PolicySettings, section: Any) -> PolicySetting
         raise ValueError("namespaceRules must be a mapping")
     # NamespacePolicy.from_config checks the keys, the switches and the scopes, with its own messages.
     parsed = NamespacePolicy.from_config(section)
-    switches = {field: getattr(parsed, field) for key, field in _NAMESPACE_SWITCHES.items() if key in section}
+    switches = {
+        field: getattr(parsed, attribute)
+        for key, (attribute, field) in _NAMESPACE_SWITCHES.items()
+        if key in section
+    }
     policy = dataclasses.replace(policy, **switches)
     if "scopes" in section:
         extra = tuple(

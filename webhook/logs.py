@@ -174,7 +174,8 @@ def log_decision(request: AdmissionRequest, verdict: Verdict) -> None:
         if len(verdict.errors) > MAX_LOGGED_CAUSES:
             fields["causesOmitted"] = len(verdict.errors) - MAX_LOGGED_CAUSES
     elif verdict.status is not None:
-        fields["message"] = str(verdict.status.get("message", ""))[:MAX_CAUSE_MESSAGE_CHARS]
+        # `message` is a LogRecord attribute and cannot be an extra field.
+        fields["statusMessage"] = str(verdict.status.get("message", ""))[:MAX_CAUSE_MESSAGE_CHARS]
     name = fields["objectName"]
     where = f"{fields['namespace']}/{name}" if fields["namespace"] else name
     log.info("%s %s %s (%s)", event, fields["kind"], where or "<unnamed>", fields["operation"], extra=fields)
