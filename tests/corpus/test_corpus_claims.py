@@ -1,0 +1,215 @@
+"""Kubernetes 1.30's own validation tables for ResourceClaim, ResourceClaimTemplate and ResourceClass,
+run end to end through `webhook.review()`.
+
+The corpus (`claims/*.json`) holds one file per Go test function of
+`pkg/apis/resource/validation/validation_resource{claim,claimtemplate,class}_test.go` (1.30):
+`TestValidateClaim`, `TestValidateClaimUpdate`, `TestValidateClaimStatusUpdate`,
+`TestValidateClaimTemplate`, `TestValidateClaimTemplateUpdate`, `TestValidateClass`,
+`TestValidateClassUpdate`. Each file's `go_test` names the Go function, the validator it calls and the
+repository and commit the table was read from. Every Go case is there (`origin.go_case` names it),
+written as the v1alpha2 JSON of the Go object, followed by variants of our own (`origin.variant` says
+which Go code the expectation was derived from): boundary sizes, unicode, empty strings, nulls.
+
+A case: `name`, `operation` (CREATE, UPDATE or UPDATE+status), `object`, `oldObject` for updates,
+optional `warnings` (the webhook's own, e.g. an unknown reference scope) and `expected`, the Go
+`wantFailures` in order: `type` (the cause reason), `field`, and `message` (the error body). A `message`
+of null marks a value Go prints as a struct literal (`%#v` of a ResourceClaimSpec; `go_value` names the
+Go type): those are compared by field and type only.
+Large values are written with three macros, expanded before the review is built:
+`{"$repeat": s, "times": n}` (a string), `{"$concat": [...]}` (strings joined) and
+`{"$items": template, "count": n}` (a list; "{i}" in the template's strings becomes the index).
+
+Every case runs with the default judge -- envelope, structural check, rules and the webhook's
+namespace policy: no Go case in these tables trips the policy (a reference of unknown scope only
+warns), so nothing is switched off. The Go update tests call `Validate*Update` directly; the webhook
+answers with exactly that list (ObjectMetaUpdate errors, then the immutable fields, then the create
+validation of the new object), so an error Go reports twice there is expected twice here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from webhook import review
+
+CORPUS = Path(__file__).parent / "claims"
+GROUP = "resource.k8s.io"
+VERSION = "v1alpha2"
+OPERATIONS = {"CREATE": ("CREATE", ""), "UPDATE": ("UPDATE", ""), "UPDATE+status": ("UPDATE", "status")}
+RESOURCES = {
+    "ResourceClaim": "resourceclaims",
+    "ResourceClaimTemplate": "resourceclaimtemplates",
+    "ResourceClass": "resourceclasses",
+}
+# The Go test functions ported here, and how many cases each Go table has (1.30).
+GO_TABLES = {
+    "TestValidateClaim": 22,
+    "TestValidateClaimUpdate": 4,
+    "TestValidateClaimStatusUpdate": 30,
+    "TestValidateClaimTemplate": 22,
+    "TestValidateClaimTemplateUpdate": 4,
+    "TestValidateClass": 25,
+    "TestValidateClassUpdate": 2,
+}
+_uids = itertools.count(1)
+
+
+# --- loading ------------------------------------------------------------------------------------
+
+
+def corpus_files() -> list[Path]:
+    return sorted(CORPUS.glob("*.json"))
+
+
+def corpus_cases() -> Iterator[Any]:
+    for path in corpus_files():
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for entry in document["cases"]:
+            origin = "go" if "go_case" in entry["origin"] else "variant"
+            yield pytest.param(entry, id=f"{path.stem}/{origin}:{entry['name']}")
+
+
+def expand(value: Any, index: int | None = None) -> Any:
+    """Expand the corpus macros (see the module docstring); "{i}" is replaced inside `$items`."""
+    if isinstance(value, Mapping):
+        if "$repeat" in value:
+            return str(value["$repeat"]) * int(value["times"])
+        if "$concat" in value:
+            return "".join(expand(part, index) for part in value["$concat"])
+        if "$items" in value:
+            return [expand(value["$items"], i) for i in range(int(value["count"]))]
+        return {key: expand(item, index) for key, item in value.items()}
+    if isinstance(value, list):
+        return [expand(item, index) for item in value]
+    if isinstance(value, str) and index is not None:
+        return value.replace("{i}", str(index))
+    return value
+
+
+# --- the request and the expected answer --------------------------------------------------------
+
+
+def admission_review(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The AdmissionReview kube-apiserver would send for this case."""
+    operation, subresource = OPERATIONS[entry["operation"]]
+    obj = expand(entry["object"])
+    kind = obj["kind"]
+    metadata = obj.get("metadata") or {}
+    request: dict[str, Any] = {
+        "uid": f"corpus-claims-{next(_uids)}",
+        "kind": {"group": GROUP, "version": VERSION, "kind": kind},
+        "resource": {"group": GROUP, "version": VERSION, "resource": RESOURCES[kind]},
+        "requestKind": {"group": GROUP, "version": VERSION, "kind": kind},
+        "requestResource": {"group": GROUP, "version": VERSION, "resource": RESOURCES[kind]},
+        "name": metadata.get("name", ""),
+        "namespace": metadata.get("namespace", ""),
+        "operation": operation,
+        "userInfo": {"username": "kubernetes-admin", "groups": ["system:masters", "system:authenticated"]},
+        "object": obj,
+        "dryRun": False,
+        "options": {"apiVersion": "meta.k8s.io/v1", "kind": f"{operation.title()}Options"},
+    }
+    if subresource:
+        request["subResource"] = subresource
+        request["requestSubResource"] = subresource
+    if "oldObject" in entry:
+        request["oldObject"] = expand(entry["oldObject"])
+    return {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request}
+
+
+def go_quote(text: str) -> str:
+    """`strconv.Quote` for the names this corpus uses: printable text, plus newline and tab."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    assert escaped.isprintable(), text
+    return f'"{escaped}"'
+
+
+def expected_status_message(kind: str, name: str, expected: list[Mapping[str, Any]]) -> str:
+    """`apierrors.NewInvalid(...).Error()`: the distinct `field: body` strings, bracketed when several."""
+    distinct = list(dict.fromkeys(f"{error['field']}: {error['message']}" for error in expected))
+    aggregate = distinct[0] if len(distinct) == 1 else "[" + ", ".join(distinct) + "]"
+    return f"{kind}.{GROUP} {go_quote(name)} is invalid: {aggregate}"
+
+
+# --- the corpus itself --------------------------------------------------------------------------
+
+
+def test_every_go_table_is_ported_whole() -> None:
+    """One file per Go test function, holding every case of its table, and variants beyond it."""
+    assert [path.stem for path in corpus_files()] == sorted(GO_TABLES)
+    for path in corpus_files():
+        document = json.loads(path.read_text(encoding="utf-8"))
+        assert document["go_test"]["function"] == path.stem
+        names = [entry["name"] for entry in document["cases"]]
+        assert len(names) == len(set(names)), path.name
+        go_cases = [entry for entry in document["cases"] if "go_case" in entry["origin"]]
+        assert len(go_cases) == GO_TABLES[path.stem], path.name
+        assert all(entry["origin"]["go_case"] == entry["name"] for entry in go_cases)
+        for entry in document["cases"]:
+            assert entry["operation"] in OPERATIONS, entry["name"]
+            assert ("oldObject" in entry) == (entry["operation"] != "CREATE"), entry["name"]
+
+
+def test_there_are_about_thirty_variants_per_kind() -> None:
+    variants: dict[str, int] = {}
+    for path in corpus_files():
+        for entry in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+            if "variant" in entry["origin"]:
+                kind = entry["object"]["kind"]
+                variants[kind] = variants.get(kind, 0) + 1
+    assert set(variants) == set(RESOURCES)
+    assert all(count >= 30 for count in variants.values()), variants
+
+
+def test_the_macros_expand() -> None:
+    template = {"name": "pod-{i}", "data": {"$concat": [{"$repeat": "é", "times": 2}, "!"]}}
+    assert expand({"$items": template, "count": 2}) == [
+        {"name": "pod-0", "data": "éé!"},
+        {"name": "pod-1", "data": "éé!"},
+    ]
+    assert expand({"keep": "{i}"}) == {"keep": "{i}"}
+
+
+# --- the end-to-end check -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("entry", list(corpus_cases()))
+def test_the_webhook_answers_as_kube_apiserver_1_30(entry: Mapping[str, Any]) -> None:
+    document = admission_review(entry)
+    answer = review(document)
+
+    assert (answer["apiVersion"], answer["kind"]) == ("admission.k8s.io/v1", "AdmissionReview")
+    response = answer["response"]
+    assert response["uid"] == document["request"]["uid"]
+    # An unknown-field warning would mean the case's JSON does not match the v1alpha2 types.
+    assert response.get("warnings", []) == entry.get("warnings", [])
+
+    expected = entry["expected"]
+    if not expected:
+        assert response["allowed"] is True, json.dumps(response.get("status"), indent=1)[:4000]
+        assert "status" not in response
+        return
+
+    assert response["allowed"] is False
+    status = response["status"]
+    assert (status["code"], status["reason"], status["status"]) == (422, "Invalid", "Failure"), status
+    obj = document["request"]["object"]
+    kind, name = obj["kind"], (obj.get("metadata") or {}).get("name", "")
+    details = status["details"]
+    assert (details["group"], details["kind"], details.get("name", "")) == (GROUP, kind, name)
+
+    causes = details["causes"]
+    assert [(cause["reason"], cause["field"]) for cause in causes] == [
+        (error["type"], error["field"]) for error in expected
+    ]
+    for cause, error in zip(causes, expected, strict=True):
+        if error["message"] is not None:
+            assert cause["message"] == error["message"], cause["field"]
+    if all(error["message"] is not None for error in expected):
+        assert status["message"] == expected_status_message(kind, name, expected)
