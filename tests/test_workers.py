@@ -276,3 +276,21 @@ def test_missing_certificates_stop_a_single_worker_with_status_3(tmp_path: Path)
     )
     assert result.returncode == 3, result.stderr
     assert "cannot start: " in result.stderr
+
+
+def gone(pid: int) -> bool:
+    """The process has exited (a zombie left for a non-reaping init counts as exited)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
+
+
+async def test_workers_stop_when_their_supervisor_is_killed(tmp_path: Path, cert_dir: Path) -> None:
+    with live_server(tmp_path, cert_dir, workers=2, metrics=False) as server:
+        workers = server.worker_pids()
+        server.process.kill()  # SIGKILL: the supervisor cannot tell anyone
+        server.process.wait(timeout=10)
+        wait_for(lambda: all(gone(pid) for pid in workers), timeout=10, what="the orphaned workers to stop")
+        assert await connection_refused(server.port)
