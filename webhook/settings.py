@@ -1,7 +1,10 @@
 """Every knob of the service, its default and the reason for it, built once from flags and environment.
 
 Configuration flows one way: flags / `DRA_WEBHOOK_*` environment -> `Settings` (frozen) ->
-`create_app(settings)`. Nothing below the command line reads the environment.
+`create_app(settings)`. Nothing below the command line reads the environment; the one variable
+set below it is prometheus_client's `PROMETHEUS_MULTIPROC_DIR`, which the supervisor
+(`webhook.workers`) hands to its workers. The policy switches may also come from a YAML file
+(`webhook.config`), which overrides `Settings.policy` for what it sets and is re-read while serving.
 """
 
 from __future__ import annotations
@@ -109,6 +112,30 @@ class ListenAddress:
 
 
 @dataclass(frozen=True, slots=True)
+class ConnectionLimits:
+    """What one connection may take from the server: the bounds on slow and abusive clients
+    (docs/robustness.md). kube-apiserver sends each review whole, at once, and reads the answer at
+    once, so none of these ever touches it; they stop a client that holds a connection without
+    finishing a request or without reading its answer."""
+
+    # From the connection's start (after TLS), or the first byte of a later request, to a complete
+    # request head (Go's ReadHeaderTimeout): slowloris headers.
+    header_timeout_seconds: float = 10.0
+    # From a complete head to a complete body: a slowly sent body, oversize or not. Answered 408.
+    body_timeout_seconds: float = 10.0
+    # A kept-alive connection with no request (aiohttp's keepalive_timeout). Longer than the 90 s after
+    # which kube-apiserver's client drops its idle connections (apimachinery SetOldTransportDefaults),
+    # so that the server is never the one closing a connection the client is about to reuse.
+    idle_timeout_seconds: float = 120.0
+    # An answer blocked by a client that does not read it (Go's WriteTimeout, counted while blocked).
+    write_timeout_seconds: float = 10.0
+    # Open connections per process (each worker has its own). Past it, the connection idle for the
+    # longest is closed to make room, or the new one if every connection is busy. Also capped below
+    # the process's open-file limit.
+    max_connections: int = 1000
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
@@ -133,6 +160,7 @@ class Settings:
     config_file: Path | None = None
     config_reload_interval_seconds: float = DEFAULT_CONFIG_RELOAD_INTERVAL_SECONDS
     shutdown_delay_seconds: float = DEFAULT_SHUTDOWN_DELAY_SECONDS
+    limits: ConnectionLimits = field(default_factory=ConnectionLimits)
 
     @property
     def cert_file(self) -> Path:

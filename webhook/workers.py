@@ -223,7 +223,8 @@ class Supervisor:
         if self._stopping:
             if code not in _CLEAN_STOPS:
                 log.warning("worker %d (pid %s) %s while stopping", slot.index, process.pid, _how(code))
-                self._exit_code = 1
+                # A failure that started the stop (a worker that could not start) keeps its status.
+                self._exit_code = self._exit_code or 1
             if all(other.process is None for other in self._slots):
                 assert self._all_stopped is not None
                 self._all_stopped.set()
