@@ -378,3 +378,56 @@ async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, c
     assert sample(samples, "dra_webhook_workers") == 2
     assert sample(samples, "dra_webhook_worker_restarts_total") == 0
     assert sample(samples, "dra_webhook_certificate_expiry_timestamp_seconds") > 0
+
+
+async def test_a_certificate_rotation_and_a_refused_pair_are_counted(tmp_path: Path, cert_dir: Path) -> None:
+    from webhook.server import RELOADER_KEY, WebhookServer
+    from webhook.tls import issue_serving_certificate, load_ca
+
+    serving = tmp_path / "serving"
+    serving.mkdir()
+    for name in ("tls.crt", "tls.key"):
+        (serving / name).write_bytes((cert_dir / name).read_bytes())
+    settings = Settings(port=0, cert_dir=serving, generate_dev_certs=False, cert_reload_interval_seconds=0.02)
+    server = WebhookServer(settings)
+    await server.start()
+    assert server.app is not None
+    registry = server.app[METRICS_KEY].registry
+    reloader = server.app[RELOADER_KEY]
+
+    def samples() -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+        return metric_samples(generate_latest(registry).decode())
+
+    async def until(condition: Callable[[], bool]) -> None:
+        for _ in range(250):
+            if condition():
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError("timed out")
+
+    try:
+        first_expiry = sample(samples(), "dra_webhook_certificate_expiry_timestamp_seconds")
+        assert first_expiry == reloader.not_after.timestamp()
+        ca = load_ca(cert_dir / "ca.crt", cert_dir / "ca.key")
+        rotated = issue_serving_certificate(ca, ip_addresses=["127.0.0.1"], days=30)
+        (serving / "tls.key").write_bytes(rotated.key_pem)
+        (serving / "tls.crt").write_bytes(rotated.cert_pem)
+        await until(lambda: sample(samples(), "dra_webhook_certificate_reloads_total", result="success") == 1)
+        assert (
+            sample(samples(), "dra_webhook_certificate_expiry_timestamp_seconds")
+            == rotated.not_after.timestamp()
+        )
+        assert rotated.not_after.timestamp() < first_expiry
+
+        # (A poll between the two writes above may have refused a torn pair: count from here.)
+        errors = sample(samples(), "dra_webhook_certificate_reloads_total", result="error")
+        (serving / "tls.crt").write_bytes(b"-----BEGIN CERTIFICATE-----\nbroken\n-----END CERTIFICATE-----\n")
+        await until(
+            lambda: sample(samples(), "dra_webhook_certificate_reloads_total", result="error") == errors + 1
+        )
+        assert (
+            sample(samples(), "dra_webhook_certificate_expiry_timestamp_seconds")
+            == rotated.not_after.timestamp()
+        )
+    finally:
+        await server.stop()
