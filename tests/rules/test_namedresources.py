@@ -12,10 +12,9 @@ from webhook.field import NIL_PATH, ROOT, ErrorType, FieldError
 from webhook.rules.v1alpha2.namedresources import (
     validate_allocation_result,
     validate_allocation_result_model,
-    validate_filter_model,
-    validate_request_model,
     validate_resource_model,
     validate_resources,
+    validate_selector_model,
 )
 
 GOOD = "foo"
@@ -390,12 +389,12 @@ SELECTOR_CASES: list[tuple[str, str, list[Row]]] = [
 )
 def test_request_selector(selector: str, expected: list[Row]) -> None:
     model = {"namedResources": {"selector": selector}}
-    assert rendered(validate_request_model(model, SELECTOR_PATH, stored=False)) == expected
+    assert rendered(validate_selector_model(model, SELECTOR_PATH, stored=False)) == expected
 
 
 def test_filter_selector_is_checked_at_the_filter_path() -> None:
     path = ROOT.child("filters").index(3)
-    errs = validate_filter_model({"driverName": "x", "namedResources": {}}, path, stored=False)
+    errs = validate_selector_model({"driverName": "x", "namedResources": {}}, path, stored=False)
     assert rendered(errs) == [
         (
             ErrorType.REQUIRED,
@@ -407,11 +406,11 @@ def test_filter_selector_is_checked_at_the_filter_path() -> None:
 
 @pytest.mark.parametrize("stored", [False, True])
 def test_request_and_filter_without_model(stored: bool) -> None:
-    assert rendered(validate_request_model({"vendorParameters": {}}, SELECTOR_PATH, stored=stored)) == [
+    assert rendered(validate_selector_model({"vendorParameters": {}}, SELECTOR_PATH, stored=stored)) == [
         (ErrorType.REQUIRED, str(SELECTOR_PATH), f"{SELECTOR_PATH}: Required value: {MODEL_REQUIRED}")
     ]
     assert rendered(
-        validate_filter_model({"driverName": "x"}, ROOT.child("filters").index(0), stored=stored)
+        validate_selector_model({"driverName": "x"}, ROOT.child("filters").index(0), stored=stored)
     ) == [(ErrorType.REQUIRED, "filters[0]", f"filters[0]: Required value: {MODEL_REQUIRED}")]
 
 
@@ -437,8 +436,8 @@ def test_malformed_resources_never_raise(resources: Any) -> None:
 def test_malformed_models_never_raise(model: dict[str, Any]) -> None:
     for errs in (
         validate_resource_model(model, NIL_PATH),
-        validate_request_model(model, SELECTOR_PATH, stored=False),
-        validate_filter_model(model, ROOT.child("filters").index(0), stored=True),
+        validate_selector_model(model, SELECTOR_PATH, stored=False),
+        validate_selector_model(model, ROOT.child("filters").index(0), stored=True),
         validate_allocation_result_model(model, RESULT_PATH),
     ):
         assert all(isinstance(err, FieldError) for err in errs)

@@ -35,6 +35,7 @@ from webhook.field import (
     required,
     too_long,
 )
+from webhook.rules.kinds import CreateValidator, Obj, UpdateValidator
 from webhook.rules.names import (
     byte_length,
     go_to_lower,
@@ -46,8 +47,10 @@ from webhook.rules.names import (
 from webhook.rules.values import integer, mapping, sequence, string_map, text
 
 __all__ = [
+    "FIELD_IMMUTABLE_MSG",
     "METADATA",
     "NameFn",
+    "object_meta_update_then",
     "validate_annotations",
     "validate_finalizers",
     "validate_labels",
@@ -78,6 +81,7 @@ BANNED_OWNERS: Final = frozenset({("", "v1", "Event")})
 MANAGED_FIELDS_OPERATIONS: Final = frozenset({"Apply", "Update"})
 
 IS_NEGATIVE_MSG: Final = "must be greater than or equal to 0"
+# apimachineryvalidation.FieldImmutableErrorMsg, the message of every ValidateImmutableField.
 FIELD_IMMUTABLE_MSG: Final = "field is immutable"
 
 
@@ -307,6 +311,19 @@ def validate_object_meta_update(new_meta: Any, old_meta: Any, *, path: FieldPath
     errs += validate_managed_fields(new.get("managedFields"), path.child("managedFields"))
     errs += _validate_kube_finalizer_names(new_finalizers, path.child("finalizers"))
     return errs
+
+
+def object_meta_update_then(validate: CreateValidator) -> UpdateValidator:
+    """The update validator of a kind whose `Validate*Update` is `ValidateObjectMetaUpdate(new, old)`
+    followed by its create validation of `new`, and nothing else (ValidateClassUpdate,
+    ValidatePodSchedulingContextUpdate, ValidateResourceClassParametersUpdate)."""
+
+    def validate_update(new: Obj, old: Obj) -> ErrorList:
+        errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"))
+        errs += validate(new)
+        return errs
+
+    return validate_update
 
 
 def _validate_no_new_finalizers(new: Sequence[str], old: Sequence[str], path: FieldPath) -> ErrorList:

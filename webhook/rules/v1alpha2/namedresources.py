@@ -11,7 +11,8 @@ wraps around every use of it.
 Entry points:
 
 * `validate_resource_model` -- a ResourceSlice's model (`validateResourceModel`);
-* `validate_request_model` / `validate_filter_model` -- a request or filter (CEL selectors);
+* `validate_selector_model` -- a ResourceClaimParameters request or a ResourceClassParameters
+  filter: Go's two model structs differ only in type, both hold a CEL selector;
 * `validate_allocation_result_model` -- one `structuredData.results[k]` of a claim allocation
   (`validateAllocationResultModel`), and `validate_allocation_result` for its `namedResources`
   part alone (`namedresources.ValidateAllocationResult`).
@@ -91,14 +92,13 @@ def validate_resource_model(model: Mapping[str, Any], path: FieldPath) -> ErrorL
     return _validate_one_model(model, path, validate_resources)
 
 
-def validate_request_model(model: Mapping[str, Any], path: FieldPath, *, stored: bool) -> ErrorList:
-    """`validateResourceRequestModel`: one `driverRequests[i].requests[k]` of a ResourceClaimParameters."""
-    return _validate_one_model(model, path, lambda request, at: validate_request(request, at, stored=stored))
-
-
-def validate_filter_model(model: Mapping[str, Any], path: FieldPath, *, stored: bool) -> ErrorList:
-    """`validateResourceFilterModel`: one `filters[i]` of a ResourceClassParameters."""
-    return _validate_one_model(model, path, lambda rfilter, at: validate_filter(rfilter, at, stored=stored))
+def validate_selector_model(model: Mapping[str, Any], path: FieldPath, *, stored: bool) -> ErrorList:
+    """`validateResourceRequestModel` (one `driverRequests[i].requests[k]` of a
+    ResourceClaimParameters) and `validateResourceFilterModel` (one `filters[i]` of a
+    ResourceClassParameters): the same switch around the same selector check."""
+    return _validate_one_model(
+        model, path, lambda named_resources, at: validate_selector(named_resources, at, stored=stored)
+    )
 
 
 def validate_allocation_result_model(model: Mapping[str, Any], path: FieldPath) -> ErrorList:
@@ -164,18 +164,13 @@ def _validate_attribute_value(attribute: Mapping[str, Any], path: FieldPath) -> 
 # --- selectors (ResourceClaimParameters requests, ResourceClassParameters filters) ---------------
 
 
-def validate_request(request: Mapping[str, Any], path: FieldPath, *, stored: bool) -> ErrorList:
-    """`ValidateRequest`: the CEL selector of a request.
+def validate_selector(named_resources: Mapping[str, Any], path: FieldPath, *, stored: bool) -> ErrorList:
+    """`ValidateRequest` and `ValidateFilter`: both are `validateSelector` of their `selector` field.
 
     `stored` selects the "stored expressions" CEL environment; ResourceClaimParameters updates set it
-    when `driverRequests` is semantically unchanged.
+    when `driverRequests` is semantically unchanged (1.30 never validates filters as stored).
     """
-    return cel.validate_selector(text(request.get("selector")), path.child("selector"), stored=stored)
-
-
-def validate_filter(rfilter: Mapping[str, Any], path: FieldPath, *, stored: bool) -> ErrorList:
-    """`ValidateFilter`: the CEL selector of a class filter (1.30 never validates these as stored)."""
-    return cel.validate_selector(text(rfilter.get("selector")), path.child("selector"), stored=stored)
+    return cel.validate_selector(text(named_resources.get("selector")), path.child("selector"), stored=stored)
 
 
 # --- allocation results (ResourceClaim status) ---------------------------------------------------

@@ -14,17 +14,18 @@ ResourceClaimParameters update whose `driverRequests` are semantically unchanged
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
 
 from webhook.field import ROOT, ErrorList, FieldPath, duplicate, required
 from webhook.rules.equality import DRIVER_REQUESTS, semantic_equal
-from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.meta import validate_object_meta, validate_object_meta_update
+from webhook.rules.kinds import KindRules, Obj
+from webhook.rules.meta import object_meta_update_then, validate_object_meta, validate_object_meta_update
 from webhook.rules.names import validate_csi_driver_name
-from webhook.rules.v1alpha2.namedresources import validate_filter_model, validate_request_model
-from webhook.rules.v1alpha2.resourceclass import validate_class_parameters_reference
-from webhook.rules.values import mapping, optional_mapping, sequence, text
+from webhook.rules.v1alpha2 import resource_v1alpha2
+from webhook.rules.v1alpha2.namedresources import validate_selector_model
+from webhook.rules.v1alpha2.references import validate_claim_parameters_ref, validate_class_parameters_ref
+from webhook.rules.values import mapping, sequence, text
 
 __all__ = [
     "RESOURCE_CLAIM_PARAMETERS",
@@ -37,50 +38,48 @@ __all__ = [
 
 EMPTY_REQUESTS_MSG = "empty entries with no requests are not allowed"
 
+EntryCheck = Callable[[Mapping[str, Any], FieldPath], ErrorList]
 
-def _validate_driver_name_once(driver_name: str, seen: set[str], path: FieldPath) -> ErrorList:
-    """The driver-name check shared by driverRequests, filters and vendorParameters: a CSI driver
-    name, and (checked as well, not instead) at most one entry per driver."""
-    errs = validate_csi_driver_name(driver_name, path)
-    if driver_name in seen:
-        errs.append(duplicate(path, driver_name))
-    else:
-        seen.add(driver_name)
+
+def _validate_per_driver_entries(
+    entries: Sequence[Any], path: FieldPath, validate_entry: EntryCheck | None = None
+) -> ErrorList:
+    """The loop Go writes three times (validateDriverRequests, validateResourceFilters,
+    validateVendorParameters): each entry's driverName is a CSI driver name and, checked as well,
+    not instead, names at most one entry per driver; then the entry's own check, if any."""
+    errs: ErrorList = []
+    seen: set[str] = set()
+    for i, raw in enumerate(entries):
+        entry, at = mapping(raw), path.index(i)
+        driver_name, driver_name_path = text(entry.get("driverName")), at.child("driverName")
+        errs += validate_csi_driver_name(driver_name, driver_name_path)
+        if driver_name in seen:
+            errs.append(duplicate(driver_name_path, driver_name))
+        else:
+            seen.add(driver_name)
+        if validate_entry is not None:
+            errs += validate_entry(entry, at)
     return errs
 
 
 # --- ResourceClaimParameters ---------------------------------------------------------------------
 
 
-def _validate_claim_parameters_reference(ref: Mapping[str, Any] | None, path: FieldPath) -> ErrorList:
-    """`validateResourceClaimParametersRef` (here for generatedFrom): kind and name are required."""
-    if ref is None:
-        return []
-    errs: ErrorList = []
-    if not text(ref.get("kind")):
-        errs.append(required(path.child("kind"), ""))
-    if not text(ref.get("name")):
-        errs.append(required(path.child("name"), ""))
-    return errs
-
-
 def _validate_driver_requests(driver_requests: Sequence[Any], path: FieldPath, *, stored: bool) -> ErrorList:
-    errs: ErrorList = []
-    seen: set[str] = set()
-    for i, raw in enumerate(driver_requests):
-        entry, at = mapping(raw), path.index(i)
-        errs += _validate_driver_name_once(text(entry.get("driverName")), seen, at.child("driverName"))
-        errs += _validate_resource_requests(
+    return _validate_per_driver_entries(
+        driver_requests,
+        path,
+        lambda entry, at: _validate_resource_requests(
             sequence(entry.get("requests")), at.child("requests"), stored=stored
-        )
-    return errs
+        ),
+    )
 
 
 def _validate_resource_requests(requests: Sequence[Any], path: FieldPath, *, stored: bool) -> ErrorList:
     """Each request needs a model; an entry without requests is rejected after its (absent) items."""
     errs: ErrorList = []
     for k, raw in enumerate(requests):
-        errs += validate_request_model(mapping(raw), path.index(k), stored=stored)
+        errs += validate_selector_model(mapping(raw), path.index(k), stored=stored)
     if not requests:
         errs.append(required(path, EMPTY_REQUESTS_MSG))
     return errs
@@ -88,9 +87,7 @@ def _validate_resource_requests(requests: Sequence[Any], path: FieldPath, *, sto
 
 def _validate_claim_parameters(parameters: Obj, *, stored: bool) -> ErrorList:
     errs = validate_object_meta(parameters.get("metadata"), namespaced=True)
-    errs += _validate_claim_parameters_reference(
-        optional_mapping(parameters.get("generatedFrom")), ROOT.child("generatedFrom")
-    )
+    errs += validate_claim_parameters_ref(parameters.get("generatedFrom"), ROOT.child("generatedFrom"))
     errs += _validate_driver_requests(
         sequence(parameters.get("driverRequests")), ROOT.child("driverRequests"), stored=stored
     )
@@ -115,50 +112,31 @@ def validate_resource_claim_parameters_update(new: Obj, old: Obj) -> ErrorList:
 
 
 def _validate_filters(filters: Sequence[Any], path: FieldPath) -> ErrorList:
-    errs: ErrorList = []
-    seen: set[str] = set()
-    for i, raw in enumerate(filters):
-        rfilter, at = mapping(raw), path.index(i)
-        errs += _validate_driver_name_once(text(rfilter.get("driverName")), seen, at.child("driverName"))
-        # 1.30 never passes filtersStored=true: both create and update compile as new expressions.
-        errs += validate_filter_model(rfilter, at, stored=False)
-    return errs
-
-
-def _validate_vendor_parameters(vendor_parameters: Sequence[Any], path: FieldPath) -> ErrorList:
-    errs: ErrorList = []
-    seen: set[str] = set()
-    for i, raw in enumerate(vendor_parameters):
-        entry = mapping(raw)
-        errs += _validate_driver_name_once(
-            text(entry.get("driverName")), seen, path.index(i).child("driverName")
-        )
-    return errs
+    # 1.30 never passes filtersStored=true: both create and update compile as new expressions.
+    return _validate_per_driver_entries(
+        filters, path, lambda rfilter, at: validate_selector_model(rfilter, at, stored=False)
+    )
 
 
 def validate_resource_class_parameters(parameters: Obj) -> ErrorList:
-    """`ValidateResourceClassParameters`: metadata, generatedFrom, filters, vendorParameters."""
+    """`ValidateResourceClassParameters`: metadata, generatedFrom, filters, vendorParameters (whose
+    parameters are opaque: only their driver names are checked)."""
     errs = validate_object_meta(parameters.get("metadata"), namespaced=True)
-    errs += validate_class_parameters_reference(
-        optional_mapping(parameters.get("generatedFrom")), ROOT.child("generatedFrom")
-    )
+    errs += validate_class_parameters_ref(parameters.get("generatedFrom"), ROOT.child("generatedFrom"))
     errs += _validate_filters(sequence(parameters.get("filters")), ROOT.child("filters"))
-    errs += _validate_vendor_parameters(
+    errs += _validate_per_driver_entries(
         sequence(parameters.get("vendorParameters")), ROOT.child("vendorParameters")
     )
     return errs
 
 
-def validate_resource_class_parameters_update(new: Obj, old: Obj) -> ErrorList:
-    """`ValidateResourceClassParametersUpdate`: ObjectMetaUpdate and the create validation."""
-    errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"))
-    errs += validate_resource_class_parameters(new)
-    return errs
+# `ValidateResourceClassParametersUpdate`: ObjectMetaUpdate and the create validation.
+validate_resource_class_parameters_update: Final = object_meta_update_then(validate_resource_class_parameters)
 
 
 # Both strategies' ValidateUpdate call the *Update function alone (no second create pass).
 RESOURCE_CLAIM_PARAMETERS = KindRules(
-    gvk=GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaimParameters"),
+    gvk=resource_v1alpha2("ResourceClaimParameters"),
     resource="resourceclaimparameters",
     namespaced=True,
     validate_create=validate_resource_claim_parameters,
@@ -166,7 +144,7 @@ RESOURCE_CLAIM_PARAMETERS = KindRules(
 )
 
 RESOURCE_CLASS_PARAMETERS = KindRules(
-    gvk=GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClassParameters"),
+    gvk=resource_v1alpha2("ResourceClassParameters"),
     resource="resourceclassparameters",
     namespaced=True,
     validate_create=validate_resource_class_parameters,

@@ -7,44 +7,25 @@ any released version. Nothing is immutable: a class may even change its driver.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Final
 
-from webhook.field import ROOT, ErrorList, FieldPath, required
-from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.meta import validate_object_meta, validate_object_meta_update
-from webhook.rules.names import validate_csi_driver_name, validate_dns_label
+from webhook.field import ROOT, ErrorList
+from webhook.rules.kinds import KindRules, Obj
+from webhook.rules.meta import object_meta_update_then, validate_object_meta
+from webhook.rules.names import validate_csi_driver_name
 from webhook.rules.nodeselector import validate_node_selector
+from webhook.rules.v1alpha2 import resource_v1alpha2
+from webhook.rules.v1alpha2.references import validate_class_parameters_ref
 from webhook.rules.values import optional_mapping, text
 
-__all__ = ["RESOURCE_CLASS", "validate_class", "validate_class_parameters_reference", "validate_class_update"]
-
-
-def validate_class_parameters_reference(ref: Mapping[str, Any] | None, path: FieldPath) -> ErrorList:
-    """`validateClassParameters`: a ResourceClass.parametersRef or a ResourceClassParameters.generatedFrom.
-
-    The namespace, when set, goes through `ValidateNamespaceName` (a DNS label).
-    """
-    if ref is None:
-        return []
-    errs: ErrorList = []
-    if not text(ref.get("kind")):
-        errs.append(required(path.child("kind"), ""))
-    if not text(ref.get("name")):
-        errs.append(required(path.child("name"), ""))
-    namespace = text(ref.get("namespace"))
-    if namespace:
-        errs += validate_dns_label(namespace, path.child("namespace"))
-    return errs
+__all__ = ["RESOURCE_CLASS", "validate_class", "validate_class_update"]
 
 
 def validate_class(resource_class: Obj) -> ErrorList:
     """`ValidateClass`: metadata, driverName, parametersRef, suitableNodes -- in this order."""
     errs = validate_object_meta(resource_class.get("metadata"), namespaced=False)
     errs += validate_csi_driver_name(text(resource_class.get("driverName")), ROOT.child("driverName"))
-    errs += validate_class_parameters_reference(
-        optional_mapping(resource_class.get("parametersRef")), ROOT.child("parametersRef")
-    )
+    errs += validate_class_parameters_ref(resource_class.get("parametersRef"), ROOT.child("parametersRef"))
     # SuitableNodes is a pointer: `{}` is validated (and lacks nodeSelectorTerms), null is not.
     suitable_nodes = optional_mapping(resource_class.get("suitableNodes"))
     if suitable_nodes is not None:
@@ -52,15 +33,12 @@ def validate_class(resource_class: Obj) -> ErrorList:
     return errs
 
 
-def validate_class_update(new: Obj, old: Obj) -> ErrorList:
-    """`ValidateClassUpdate`: ObjectMetaUpdate, then the whole create validation again."""
-    errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"))
-    errs += validate_class(new)
-    return errs
+# `ValidateClassUpdate`: ObjectMetaUpdate, then the whole create validation again.
+validate_class_update: Final = object_meta_update_then(validate_class)
 
 
 RESOURCE_CLASS = KindRules(
-    gvk=GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClass"),
+    gvk=resource_v1alpha2("ResourceClass"),
     resource="resourceclasses",
     namespaced=False,
     validate_create=validate_class,

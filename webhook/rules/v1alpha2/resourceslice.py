@@ -7,19 +7,15 @@ model is reported at ``<nil>``.
 
 from __future__ import annotations
 
-from typing import Final
-
 from webhook.field import NIL_PATH, ROOT, ErrorList, FieldPath, invalid
-from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.meta import validate_object_meta, validate_object_meta_update
+from webhook.rules.kinds import KindRules, Obj
+from webhook.rules.meta import FIELD_IMMUTABLE_MSG, validate_object_meta, validate_object_meta_update
 from webhook.rules.names import validate_csi_driver_name, validate_node_name
+from webhook.rules.v1alpha2 import resource_v1alpha2
 from webhook.rules.v1alpha2.namedresources import validate_resource_model
 from webhook.rules.values import text
 
 __all__ = ["RESOURCE_SLICE", "validate_resource_slice", "validate_resource_slice_update"]
-
-# apimachineryvalidation.FieldImmutableErrorMsg
-FIELD_IMMUTABLE_MSG: Final = "field is immutable"
 
 
 def validate_resource_slice(resource_slice: Obj) -> ErrorList:
@@ -48,7 +44,7 @@ def _validate_immutable_string(new: str, old: str, path: FieldPath) -> ErrorList
 
 
 RESOURCE_SLICE = KindRules(
-    gvk=GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceSlice"),
+    gvk=resource_v1alpha2("ResourceSlice"),
     resource="resourceslices",
     namespaced=False,
     validate_create=validate_resource_slice,
