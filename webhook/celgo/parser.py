@@ -24,8 +24,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from antlr4 import CommonTokenStream, InputStream  # type: ignore[import-untyped]
+from antlr4.atn.ParserATNSimulator import ParserATNSimulator  # type: ignore[import-untyped]
+from antlr4.dfa.DFA import DFA  # type: ignore[import-untyped]
 from antlr4.error.ErrorListener import ErrorListener  # type: ignore[import-untyped]
 from antlr4.error.ErrorStrategy import DefaultErrorStrategy  # type: ignore[import-untyped]
+from antlr4.PredictionContext import PredictionContextCache  # type: ignore[import-untyped]
 from antlr4.tree.Tree import ParseTreeListener  # type: ignore[import-untyped]
 
 from webhook.celgo import ast
@@ -123,26 +126,60 @@ def parse(
             f"expression code point size exceeds limit: size: {size}, limit {limits.size_code_points}",
         )
         return None
-    builder = _Builder(source, errors, limits.recursion_depth)
+    first_try = Errors(source)
+    try:
+        parsed = _parse_once(text, first_try, limits, deadline=deadline, cold=False)
+        if not first_try:
+            return parsed
+    except _Abort as abort:
+        # A limit (recursion, error recovery) ends the parse on the first pass; it is not retried.
+        _carry_over(first_try, errors)
+        if abort.message is not None:
+            errors.report(NO_LOCATION, abort.message)
+        return None
+    # ANTLR's prediction cache (the DFA) is shared by every parse and grows with what it has seen,
+    # and the wording of a syntax error depends on it ("extraneous input" or "mismatched input").
+    # An expression with syntax errors is parsed again from a cold cache, so what it is told never
+    # depends on what was parsed before; valid expressions keep the fast, warm path.
+    try:
+        return _parse_once(text, errors, limits, deadline=deadline, cold=True)
+    except _Abort as abort:
+        if abort.message is not None:
+            errors.report(NO_LOCATION, abort.message)
+        return None
+
+
+def _carry_over(scratch: Errors, errors: Errors) -> None:
+    for error in scratch.errors:
+        errors.report(error.location, error.message)
+    errors.count += scratch.count - len(scratch.errors)
+
+
+def _parse_once(
+    text: str, errors: Errors, limits: Limits, *, deadline: _Clock | None, cold: bool
+) -> ParsedExpression | None:
+    """One ANTLR parse into `errors`; raises `_Abort` when a limit is reached."""
+    builder = _Builder(errors.source, errors, limits.recursion_depth)
     lexer = CELLexer(InputStream(text))
     lexer.removeErrorListeners()
     lexer.addErrorListener(builder)
-    stream = CommonTokenStream(lexer)
-    parser: Any = _LimitedParser(stream)
+    parser: Any = _LimitedParser(CommonTokenStream(lexer))
+    if cold:
+        parser._interp = ParserATNSimulator(
+            parser,
+            parser.atn,
+            [DFA(state, i) for i, state in enumerate(parser.atn.decisionToState)],
+            PredictionContextCache(),
+        )
     parser.deadline = deadline
     parser.removeErrorListeners()
     parser.addErrorListener(builder)
     parser.addParseListener(_RecursionListener(limits.recursion_depth))
     parser._errHandler = _RecoveryLimitStrategy(limits.recovery_attempts, limits.recovery_lookahead_tokens)
-    try:
-        expr = builder.visit(parser.start())
-    except _Abort as abort:
-        if abort.message is not None:
-            errors.report(NO_LOCATION, abort.message)
-        return None
+    expr = builder.visit(parser.start())
     if errors:
         return None
-    return ParsedExpression(expr, builder.positions, source)
+    return ParsedExpression(expr, builder.positions, errors.source)
 
 
 class _LimitedParser(_GeneratedParser):
