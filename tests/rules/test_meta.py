@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.rules.expected import QUALIFIED_WITH_PREFIX_MSG
 from webhook.field import ROOT, ErrorType, FieldError
 from webhook.rules.meta import (
     validate_object_meta,
@@ -22,11 +23,6 @@ F = ErrorType
 Rendered = list[tuple[ErrorType, str]]
 
 NOT_STANDARD_FINALIZER = "name is neither a standard finalizer name nor is it fully qualified"
-QUALIFIED_WITH_PREFIX_MSG = (
-    "a qualified name "
-    + QUALIFIED_NAME_MSG
-    + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
-)
 ANNOTATION_BUDGET = 262144
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.rules.expected import BAD, MODEL_REQUIRED_MSG, SUBDOMAIN_MSG, Row, rendered
 from webhook.field import NIL_PATH, ROOT, ErrorType, FieldError
 from webhook.rules.v1alpha2.namedresources import (
     validate_allocation_result,
@@ -18,19 +19,7 @@ from webhook.rules.v1alpha2.namedresources import (
 )
 
 GOOD = "foo"
-BAD = "!@#$%^"
-SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
-    "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
 SEMVER_MSG = "must be a string compatible with semver.org spec 2.0.0"
-
-Row = tuple[ErrorType, str, str]
-
-
-def rendered(errs: list[FieldError]) -> list[Row]:
-    return [(err.type, err.field, str(err)) for err in errs]
 
 
 def instances(*items: dict[str, Any]) -> dict[str, Any]:
@@ -263,16 +252,13 @@ def test_named_resources_instances(resources: dict[str, Any], expected: list[Row
     assert rendered(validate_resources(resources, NIL_PATH)) == expected
 
 
-MODEL_REQUIRED = "exactly one structured model field must be set"
-
-
 @pytest.mark.parametrize(
     ("model", "expected"),
     [
-        ({}, [(ErrorType.REQUIRED, "<nil>", f"<nil>: Required value: {MODEL_REQUIRED}")]),
+        ({}, [(ErrorType.REQUIRED, "<nil>", f"<nil>: Required value: {MODEL_REQUIRED_MSG}")]),
         (
             {"namedResources": None},
-            [(ErrorType.REQUIRED, "<nil>", f"<nil>: Required value: {MODEL_REQUIRED}")],
+            [(ErrorType.REQUIRED, "<nil>", f"<nil>: Required value: {MODEL_REQUIRED_MSG}")],
         ),
         ({"namedResources": {}}, []),
         (
@@ -307,7 +293,7 @@ RESULT_PATH = (
                 (
                     ErrorType.REQUIRED,
                     str(RESULT_PATH),
-                    f"{RESULT_PATH}: Required value: {MODEL_REQUIRED}",
+                    f"{RESULT_PATH}: Required value: {MODEL_REQUIRED_MSG}",
                 )
             ],
         ),
@@ -407,11 +393,11 @@ def test_filter_selector_is_checked_at_the_filter_path() -> None:
 @pytest.mark.parametrize("stored", [False, True])
 def test_request_and_filter_without_model(stored: bool) -> None:
     assert rendered(validate_selector_model({"vendorParameters": {}}, SELECTOR_PATH, stored=stored)) == [
-        (ErrorType.REQUIRED, str(SELECTOR_PATH), f"{SELECTOR_PATH}: Required value: {MODEL_REQUIRED}")
+        (ErrorType.REQUIRED, str(SELECTOR_PATH), f"{SELECTOR_PATH}: Required value: {MODEL_REQUIRED_MSG}")
     ]
     assert rendered(
         validate_selector_model({"driverName": "x"}, ROOT.child("filters").index(0), stored=stored)
-    ) == [(ErrorType.REQUIRED, "filters[0]", f"filters[0]: Required value: {MODEL_REQUIRED}")]
+    ) == [(ErrorType.REQUIRED, "filters[0]", f"filters[0]: Required value: {MODEL_REQUIRED_MSG}")]
 
 
 # --- malformed input never raises ----------------------------------------------------------------

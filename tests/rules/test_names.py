@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.rules import expected
+from tests.rules.expected import QUALIFIED_WITH_PREFIX_MSG
 from webhook.field import ROOT, ErrorType
 from webhook.rules.names import (
     DNS1123_LABEL_MSG,
@@ -25,35 +27,14 @@ from webhook.rules.names import (
 )
 
 DRIVER = ROOT.child("driverName")
-QUALIFIED_WITH_PREFIX_MSG = (
-    "a qualified name "
-    + QUALIFIED_NAME_MSG
-    + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
-)
 
 
 def test_messages_are_apimachinerys_texts_verbatim() -> None:
     # RegexError joins the examples with " or " after a ", " -- hence the two spaces before "or".
-    assert DNS1123_SUBDOMAIN_MSG == (
-        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-        "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
-        "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-    )
-    assert DNS1123_LABEL_MSG == (
-        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
-        "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
-        "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-    )
-    assert LABEL_VALUE_MSG == (
-        "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and "
-        "must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "
-        "regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-    )
-    assert QUALIFIED_NAME_MSG == (
-        "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-        "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation "
-        "is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-    )
+    assert DNS1123_SUBDOMAIN_MSG == expected.SUBDOMAIN_MSG
+    assert DNS1123_LABEL_MSG == expected.LABEL_MSG
+    assert LABEL_VALUE_MSG == expected.LABEL_VALUE_MSG
+    assert "name part " + QUALIFIED_NAME_MSG == expected.NAME_PART_MSG
 
 
 @pytest.mark.parametrize(

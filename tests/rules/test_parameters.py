@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 import webhook.cel as cel
+from tests.rules.expected import BAD, LABEL_MSG, MODEL_REQUIRED_MSG, SUBDOMAIN_MSG, Row, rendered
+from tests.rules.objectmeta_rows import Case, object_meta_cases
 from webhook.field import ErrorType, FieldError, FieldPath
 from webhook.rules.v1alpha2.parameters import (
     RESOURCE_CLAIM_PARAMETERS,
@@ -21,35 +23,6 @@ from webhook.rules.v1alpha2.parameters import (
 )
 
 GOOD = "foo"
-BAD = "!@#$%^"
-BAD_VALUE = "spaces not allowed"
-SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
-    "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
-LABEL_MSG = (
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start "
-    "and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-)
-LABEL_VALUE_MSG = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
-    "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
-NAME_PART_MSG = (
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-)
-MODEL_REQUIRED = "exactly one structured model field must be set"
-
-Row = tuple[ErrorType, str, str]
-
-
-def rendered(errs: list[FieldError]) -> list[Row]:
-    return [(err.type, err.field, str(err)) for err in errs]
 
 
 def parameters(kind: str, name: str = GOOD, namespace: str = GOOD, **fields: Any) -> dict[str, Any]:
@@ -81,106 +54,29 @@ def rfilter(driver_name: str = GOOD, selector: str = "true") -> dict[str, Any]:
     return {"driverName": driver_name, "namedResources": {"selector": selector}}
 
 
-# Rows shared by both kinds: the ObjectMeta part of the Go tables.
-META_CASES: list[tuple[str, dict[str, Any], list[Row]]] = [
-    ("good", {}, []),
-    (
-        "missing-name",
-        {"name": ""},
-        [
-            (
-                ErrorType.REQUIRED,
-                "metadata.name",
-                "metadata.name: Required value: name or generateName is required",
-            )
-        ],
-    ),
-    (
-        "missing-namespace",
-        {"namespace": ""},
-        [(ErrorType.REQUIRED, "metadata.namespace", "metadata.namespace: Required value")],
-    ),
-    (
-        "bad-name",
-        {"name": BAD},
-        [(ErrorType.INVALID, "metadata.name", f'metadata.name: Invalid value: "{BAD}": {SUBDOMAIN_MSG}')],
-    ),
-    (
-        "bad-namespace",
-        {"namespace": BAD},
-        [
-            (
-                ErrorType.INVALID,
-                "metadata.namespace",
-                f'metadata.namespace: Invalid value: "{BAD}": {LABEL_MSG}',
-            )
-        ],
-    ),
-    ("generate-name", {"metadata_generateName": "prefix-"}, []),
-    ("uid", {"metadata_uid": "ac051fac-2ead-46d9-b8b4-4e0fbeb7455d"}, []),
-    ("resource-version", {"metadata_resourceVersion": "1"}, []),
-    ("generation", {"metadata_generation": 100}, []),
-    ("creation-timestamp", {"metadata_creationTimestamp": "2024-04-17T10:00:00Z"}, []),
-    ("deletion-grace-period-seconds", {"metadata_deletionGracePeriodSeconds": 10}, []),
-    (
-        "owner-references",
-        {
-            "metadata_ownerReferences": [
-                {
-                    "apiVersion": "v1",
-                    "kind": "pod",
-                    "name": "foo",
-                    "uid": "ac051fac-2ead-46d9-b8b4-4e0fbeb7455d",
-                }
-            ]
-        },
-        [],
-    ),
-    ("finalizers", {"metadata_finalizers": ["example.com/foo"]}, []),
-    (
-        "managed-fields",
-        {
-            "metadata_managedFields": [
-                {"fieldsType": "FieldsV1", "operation": "Apply", "apiVersion": "apps/v1", "manager": "foo"}
-            ]
-        },
-        [],
-    ),
-    ("good-labels", {"metadata_labels": {"apps.kubernetes.io/name": "test"}}, []),
-    (
-        "bad-labels",
-        {"metadata_labels": {"hello-world": BAD_VALUE}},
-        [
-            (
-                ErrorType.INVALID,
-                "metadata.labels",
-                f'metadata.labels: Invalid value: "{BAD_VALUE}": {LABEL_VALUE_MSG}',
-            )
-        ],
-    ),
-    ("good-annotations", {"metadata_annotations": {"foo": "bar"}}, []),
-    (
-        "bad-annotations",
-        {"metadata_annotations": {BAD: "hello world"}},
-        [
-            (
-                ErrorType.INVALID,
-                "metadata.annotations",
-                f'metadata.annotations: Invalid value: "{BAD}": {NAME_PART_MSG}',
-            )
-        ],
-    ),
+# The ObjectMeta part of both Go tables.
+CLAIM_META_CASES: list[Case] = [
+    ("good", claim_parameters(), []),
+    *object_meta_cases(claim_parameters(), namespaced=True, generate_name="prefix-"),
+]
+CLASS_META_CASES: list[Case] = [
+    ("good", class_parameters(), []),
+    *object_meta_cases(class_parameters(), namespaced=True, generate_name="prefix-"),
 ]
 
 
-@pytest.mark.parametrize(("args", "expected"), [c[1:] for c in META_CASES], ids=[c[0] for c in META_CASES])
-def test_claim_parameters_metadata(args: dict[str, Any], expected: list[Row]) -> None:
-    assert rendered(validate_resource_claim_parameters(claim_parameters(**args))) == expected
+@pytest.mark.parametrize(
+    ("obj", "expected"), [c[1:] for c in CLAIM_META_CASES], ids=[c[0] for c in CLAIM_META_CASES]
+)
+def test_claim_parameters_metadata(obj: dict[str, Any], expected: list[Row]) -> None:
+    assert rendered(validate_resource_claim_parameters(obj)) == expected
 
 
-@pytest.mark.parametrize(("args", "expected"), [c[1:] for c in META_CASES], ids=[c[0] for c in META_CASES])
-def test_class_parameters_metadata(args: dict[str, Any], expected: list[Row]) -> None:
-    assert rendered(validate_resource_class_parameters(class_parameters(**args))) == expected
+@pytest.mark.parametrize(
+    ("obj", "expected"), [c[1:] for c in CLASS_META_CASES], ids=[c[0] for c in CLASS_META_CASES]
+)
+def test_class_parameters_metadata(obj: dict[str, Any], expected: list[Row]) -> None:
+    assert rendered(validate_resource_class_parameters(obj)) == expected
 
 
 # --- ResourceClaimParameters ---------------------------------------------------------------------
@@ -201,7 +97,7 @@ CLAIM_CASES: list[tuple[str, dict[str, Any], list[Row]]] = [
             (
                 ErrorType.REQUIRED,
                 "driverRequests[0].requests[0]",
-                f"driverRequests[0].requests[0]: Required value: {MODEL_REQUIRED}",
+                f"driverRequests[0].requests[0]: Required value: {MODEL_REQUIRED_MSG}",
             )
         ],
     ),
@@ -340,7 +236,7 @@ CLAIM_CASES: list[tuple[str, dict[str, Any], list[Row]]] = [
             (
                 ErrorType.REQUIRED,
                 "driverRequests[0].requests[0]",
-                f"driverRequests[0].requests[0]: Required value: {MODEL_REQUIRED}",
+                f"driverRequests[0].requests[0]: Required value: {MODEL_REQUIRED_MSG}",
             ),
             (
                 ErrorType.REQUIRED,
@@ -472,7 +368,7 @@ CLASS_CASES: list[tuple[str, dict[str, Any], list[Row]]] = [
     (
         "empty-model",
         class_parameters(filters=[{"driverName": GOOD}]),
-        [(ErrorType.REQUIRED, "filters[0]", f"filters[0]: Required value: {MODEL_REQUIRED}")],
+        [(ErrorType.REQUIRED, "filters[0]", f"filters[0]: Required value: {MODEL_REQUIRED_MSG}")],
     ),
     (
         "filters-invalid-driver",
@@ -578,7 +474,7 @@ CLASS_CASES: list[tuple[str, dict[str, Any], list[Row]]] = [
         ),
         [
             (ErrorType.REQUIRED, "generatedFrom.name", "generatedFrom.name: Required value"),
-            (ErrorType.REQUIRED, "filters[0]", f"filters[0]: Required value: {MODEL_REQUIRED}"),
+            (ErrorType.REQUIRED, "filters[0]", f"filters[0]: Required value: {MODEL_REQUIRED_MSG}"),
             (ErrorType.DUPLICATE, "filters[1].driverName", 'filters[1].driverName: Duplicate value: "foo"'),
             (
                 ErrorType.REQUIRED,

@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.rules.expected import BAD, SUBDOMAIN_MSG, Row, rendered
+from tests.rules.objectmeta_rows import object_meta_cases
 from webhook.field import ErrorType, FieldError, aggregate_message
 from webhook.rules.v1alpha2.podschedulingcontext import (
     POD_SCHEDULING_CONTEXT,
@@ -18,30 +20,7 @@ from webhook.rules.v1alpha2.podschedulingcontext import (
 
 GOOD = "foo"
 GOOD_NS = "ns"
-BAD = "!@#$%^"
-BAD_VALUE = "spaces not allowed"
-SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
-    "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
-LABEL_VALUE_MSG = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
-    "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
-NAME_PART_MSG = (
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-)
 WORKERS = [f"worker{i}" for i in range(129)]
-
-Row = tuple[ErrorType, str, str]
-
-
-def rendered(errs: list[FieldError]) -> list[Row]:
-    return [(err.type, err.field, str(err)) for err in errs]
 
 
 def scheduling_context(
@@ -57,81 +36,7 @@ def scheduling_context(
 
 CREATE_CASES: list[tuple[str, dict[str, Any], list[Row]]] = [
     ("good-schedulingCtx", scheduling_context(), []),
-    (
-        "missing-name",
-        scheduling_context(name=""),
-        [
-            (
-                ErrorType.REQUIRED,
-                "metadata.name",
-                "metadata.name: Required value: name or generateName is required",
-            )
-        ],
-    ),
-    (
-        "bad-name",
-        scheduling_context(name=BAD),
-        [(ErrorType.INVALID, "metadata.name", f'metadata.name: Invalid value: "{BAD}": {SUBDOMAIN_MSG}')],
-    ),
-    (
-        "missing-namespace",
-        scheduling_context(namespace=""),
-        [(ErrorType.REQUIRED, "metadata.namespace", "metadata.namespace: Required value")],
-    ),
-    ("generate-name", scheduling_context(generateName="pvc-"), []),
-    ("uid", scheduling_context(uid="ac051fac-2ead-46d9-b8b4-4e0fbeb7455d"), []),
-    ("resource-version", scheduling_context(resourceVersion="1"), []),
-    ("generation", scheduling_context(generation=100), []),
-    ("creation-timestamp", scheduling_context(creationTimestamp="2024-04-17T10:00:00Z"), []),
-    ("deletion-grace-period-seconds", scheduling_context(deletionGracePeriodSeconds=10), []),
-    (
-        "owner-references",
-        scheduling_context(
-            ownerReferences=[
-                {
-                    "apiVersion": "v1",
-                    "kind": "pod",
-                    "name": "foo",
-                    "uid": "ac051fac-2ead-46d9-b8b4-4e0fbeb7455d",
-                }
-            ]
-        ),
-        [],
-    ),
-    ("finalizers", scheduling_context(finalizers=["example.com/foo"]), []),
-    (
-        "managed-fields",
-        scheduling_context(
-            managedFields=[
-                {"fieldsType": "FieldsV1", "operation": "Apply", "apiVersion": "apps/v1", "manager": "foo"}
-            ]
-        ),
-        [],
-    ),
-    ("good-labels", scheduling_context(labels={"apps.kubernetes.io/name": "test"}), []),
-    (
-        "bad-labels",
-        scheduling_context(labels={"hello-world": BAD_VALUE}),
-        [
-            (
-                ErrorType.INVALID,
-                "metadata.labels",
-                f'metadata.labels: Invalid value: "{BAD_VALUE}": {LABEL_VALUE_MSG}',
-            )
-        ],
-    ),
-    ("good-annotations", scheduling_context(annotations={"foo": "bar"}), []),
-    (
-        "bad-annotations",
-        scheduling_context(annotations={BAD: "hello world"}),
-        [
-            (
-                ErrorType.INVALID,
-                "metadata.annotations",
-                f'metadata.annotations: Invalid value: "{BAD}": {NAME_PART_MSG}',
-            )
-        ],
-    ),
+    *object_meta_cases(scheduling_context(), namespaced=True),
     ("selected-node-is-not-validated", scheduling_context(spec={"selectedNode": BAD}), []),
     ("potential-nodes-at-the-limit", scheduling_context(spec={"potentialNodes": WORKERS[:128]}), []),
     (

@@ -13,6 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.rules.expected import ALLOCATION_MODES_MSG, BAD, MODEL_REQUIRED_MSG, SUBDOMAIN_MSG
+from tests.rules.expected import Row as FieldRow
+from tests.rules.expected import rendered as rendered_with_field
+from tests.rules.objectmeta_rows import object_meta_cases
 from webhook.field import FieldError, aggregate_message
 from webhook.rules.v1alpha2.resourceclaim import (
     RESOURCE_CLAIM,
@@ -21,13 +25,6 @@ from webhook.rules.v1alpha2.resourceclaim import (
     validate_claim_update,
 )
 
-BAD = "!@#$%^"
-SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
-    "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
-MODES = 'supported values: "Immediate", "WaitForFirstConsumer"'
 NEW_ENTRIES = "new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set"
 
 Row = tuple[str, str]  # (cause reason on the wire, str(err) = "<field>: <body>")
@@ -160,7 +157,12 @@ CREATE_ROWS: list[tuple[str, dict[str, Any], list[Row]]] = [
     (
         "allocation mode must be supported",
         claim(allocationMode="Sometimes"),
-        [("FieldValueNotSupported", f'spec.allocationMode: Unsupported value: "Sometimes": {MODES}')],
+        [
+            (
+                "FieldValueNotSupported",
+                f'spec.allocationMode: Unsupported value: "Sometimes": {ALLOCATION_MODES_MSG}',
+            )
+        ],
     ),
     (
         "status is not validated on create",
@@ -179,7 +181,10 @@ CREATE_ROWS: list[tuple[str, dict[str, Any], list[Row]]] = [
             ("FieldValueInvalid", f'spec.resourceClassName: Invalid value: "": {SUBDOMAIN_MSG}'),
             ("FieldValueRequired", "spec.parametersRef.kind: Required value"),
             ("FieldValueRequired", "spec.parametersRef.name: Required value"),
-            ("FieldValueNotSupported", f'spec.allocationMode: Unsupported value: "x": {MODES}'),
+            (
+                "FieldValueNotSupported",
+                f'spec.allocationMode: Unsupported value: "x": {ALLOCATION_MODES_MSG}',
+            ),
         ],
     ),
 ]
@@ -191,6 +196,17 @@ CREATE_ROWS: list[tuple[str, dict[str, Any], list[Row]]] = [
 def test_create(obj: dict[str, Any], expected: list[Row]) -> None:
     assert rendered(validate_claim(obj)) == expected
     assert rendered(RESOURCE_CLAIM.validate_create(obj)) == expected
+
+
+OBJECT_META_CASES = object_meta_cases(claim(), namespaced=True)
+
+
+@pytest.mark.parametrize(
+    ("obj", "expected"), [c[1:] for c in OBJECT_META_CASES], ids=[c[0] for c in OBJECT_META_CASES]
+)
+def test_create_object_meta(obj: dict[str, Any], expected: list[FieldRow]) -> None:
+    # The ObjectMeta rows of the Go table, with the field as well as the full text.
+    assert rendered_with_field(validate_claim(obj)) == expected
 
 
 # --- update ---------------------------------------------------------------------------------------
@@ -435,7 +451,7 @@ STATUS_ROWS: list[tuple[str, dict[str, Any], Mutation, list[Row]]] = [
             (
                 "FieldValueRequired",
                 "status.allocation.resourceHandles[0].structuredData.results[1]: Required value: "
-                "exactly one structured model field must be set",
+                f"{MODEL_REQUIRED_MSG}",
             ),
         ],
     ),

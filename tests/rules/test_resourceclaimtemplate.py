@@ -8,25 +8,16 @@ from typing import Any
 
 import pytest
 
+from tests.rules.expected import ALLOCATION_MODES_MSG, BAD, LABEL_VALUE_MSG, SUBDOMAIN_MSG
+from tests.rules.expected import Row as FieldRow
+from tests.rules.expected import rendered as rendered_with_field
+from tests.rules.objectmeta_rows import object_meta_cases
 from webhook.field import FieldError, aggregate_message
 from webhook.rules.v1alpha2.resourceclaimtemplate import (
     RESOURCE_CLAIM_TEMPLATE,
     validate_claim_template,
     validate_claim_template_update,
 )
-
-BAD = "!@#$%^"
-SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
-    "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
-LABEL_VALUE_MSG = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
-    "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
-MODES = 'supported values: "Immediate", "WaitForFirstConsumer"'
 
 Row = tuple[str, str]
 Mutation = Callable[[dict[str, Any]], None]
@@ -105,7 +96,12 @@ CREATE_ROWS: list[tuple[str, dict[str, Any], list[Row]]] = [
     (
         "the claim's allocation mode must be supported",
         template(allocationMode="Later"),
-        [("FieldValueNotSupported", f'spec.spec.allocationMode: Unsupported value: "Later": {MODES}')],
+        [
+            (
+                "FieldValueNotSupported",
+                f'spec.spec.allocationMode: Unsupported value: "Later": {ALLOCATION_MODES_MSG}',
+            )
+        ],
     ),
     (
         "an absent allocation mode is defaulted",
@@ -134,6 +130,17 @@ CREATE_ROWS: list[tuple[str, dict[str, Any], list[Row]]] = [
 def test_create(obj: dict[str, Any], expected: list[Row]) -> None:
     assert rendered(validate_claim_template(obj)) == expected
     assert rendered(RESOURCE_CLAIM_TEMPLATE.validate_create(obj)) == expected
+
+
+OBJECT_META_CASES = object_meta_cases(template(), namespaced=True)
+
+
+@pytest.mark.parametrize(
+    ("obj", "expected"), [c[1:] for c in OBJECT_META_CASES], ids=[c[0] for c in OBJECT_META_CASES]
+)
+def test_create_object_meta(obj: dict[str, Any], expected: list[FieldRow]) -> None:
+    # The ObjectMeta rows of the Go table, with the field as well as the full text.
+    assert rendered_with_field(validate_claim_template(obj)) == expected
 
 
 def change(*path: str, value: Any) -> Mutation:

@@ -7,39 +7,13 @@ from typing import Any
 
 import pytest
 
+from tests.rules.expected import BAD, LABEL_MSG, SUBDOMAIN_MSG, Row, rendered
+from tests.rules.objectmeta_rows import object_meta_cases
 from webhook.field import ErrorType, FieldError, aggregate_message
 from webhook.rules.v1alpha2.resourceclass import RESOURCE_CLASS, validate_class, validate_class_update
 
 GOOD = "foo"
-BAD = "!@#$%^"
-BAD_VALUE = "spaces not allowed"
-SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
-    "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
-LABEL_MSG = (
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start "
-    "and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-)
-LABEL_VALUE_MSG = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
-    "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
-NAME_PART_MSG = (
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-)
 GOOD_PARAMETERS = {"name": "valid", "namespace": "valid", "kind": "foo"}
-
-Row = tuple[ErrorType, str, str]
-
-
-def rendered(errs: list[FieldError]) -> list[Row]:
-    return [(err.type, err.field, str(err)) for err in errs]
 
 
 def resource_class(name: str = GOOD, driver_name: str = GOOD, **fields: Any) -> dict[str, Any]:
@@ -60,87 +34,7 @@ def resource_class(name: str = GOOD, driver_name: str = GOOD, **fields: Any) -> 
 CREATE_CASES: list[tuple[str, dict[str, Any], list[Row]]] = [
     ("good-class", resource_class(), []),
     ("good-long-driver-name", resource_class(driver_name="acme.example.com"), []),
-    (
-        "missing-name",
-        resource_class(name=""),
-        [
-            (
-                ErrorType.REQUIRED,
-                "metadata.name",
-                "metadata.name: Required value: name or generateName is required",
-            )
-        ],
-    ),
-    (
-        "bad-name",
-        resource_class(name=BAD),
-        [(ErrorType.INVALID, "metadata.name", f'metadata.name: Invalid value: "{BAD}": {SUBDOMAIN_MSG}')],
-    ),
-    ("generate-name", resource_class(metadata_generateName="pvc-"), []),
-    ("uid", resource_class(metadata_uid="ac051fac-2ead-46d9-b8b4-4e0fbeb7455d"), []),
-    ("resource-version", resource_class(metadata_resourceVersion="1"), []),
-    ("generation", resource_class(metadata_generation=100), []),
-    ("creation-timestamp", resource_class(metadata_creationTimestamp="2024-04-17T10:00:00Z"), []),
-    ("deletion-grace-period-seconds", resource_class(metadata_deletionGracePeriodSeconds=10), []),
-    (
-        "owner-references",
-        resource_class(
-            metadata_ownerReferences=[
-                {
-                    "apiVersion": "v1",
-                    "kind": "pod",
-                    "name": "foo",
-                    "uid": "ac051fac-2ead-46d9-b8b4-4e0fbeb7455d",
-                }
-            ]
-        ),
-        [],
-    ),
-    ("finalizers", resource_class(metadata_finalizers=["example.com/foo"]), []),
-    (
-        "managed-fields",
-        resource_class(
-            metadata_managedFields=[
-                {"fieldsType": "FieldsV1", "operation": "Apply", "apiVersion": "apps/v1", "manager": "foo"}
-            ]
-        ),
-        [],
-    ),
-    ("good-labels", resource_class(metadata_labels={"apps.kubernetes.io/name": "test"}), []),
-    (
-        "bad-labels",
-        resource_class(metadata_labels={"hello-world": BAD_VALUE}),
-        [
-            (
-                ErrorType.INVALID,
-                "metadata.labels",
-                f'metadata.labels: Invalid value: "{BAD_VALUE}": {LABEL_VALUE_MSG}',
-            )
-        ],
-    ),
-    ("good-annotations", resource_class(metadata_annotations={"foo": "bar"}), []),
-    (
-        "bad-annotations",
-        resource_class(metadata_annotations={BAD: "hello world"}),
-        [
-            (
-                ErrorType.INVALID,
-                "metadata.annotations",
-                f'metadata.annotations: Invalid value: "{BAD}": {NAME_PART_MSG}',
-            )
-        ],
-    ),
-    (
-        "cluster-scoped",
-        resource_class(metadata_namespace="default"),
-        [
-            (
-                ErrorType.FORBIDDEN,
-                "metadata.namespace",
-                "metadata.namespace: Forbidden: not allowed on this type",
-            )
-        ],
-    ),
+    *object_meta_cases(resource_class(), namespaced=False),
     (
         "missing-driver-name",
         resource_class(driver_name=""),

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.rules.expected import BAD, MODEL_REQUIRED_MSG, SUBDOMAIN_MSG, Row, rendered
+from tests.rules.objectmeta_rows import object_meta_cases
 from webhook.field import ErrorType, FieldError
 from webhook.rules.v1alpha2.resourceslice import (
     RESOURCE_SLICE,
@@ -15,31 +17,8 @@ from webhook.rules.v1alpha2.resourceslice import (
 )
 
 GOOD = "foo"
-BAD = "!@#$%^"
-BAD_VALUE = "spaces not allowed"
 DRIVER = "test.example.com"
-SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and "
-    "must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
-LABEL_VALUE_MSG = (
-    "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used "
-    "for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
-)
-NAME_PART_MSG = (
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-)
-MODEL_REQUIRED = "<nil>: Required value: exactly one structured model field must be set"
-
-Row = tuple[ErrorType, str, str]
-
-
-def rendered(errs: list[FieldError]) -> list[Row]:
-    return [(err.type, err.field, str(err)) for err in errs]
+MODEL_REQUIRED = f"<nil>: Required value: {MODEL_REQUIRED_MSG}"
 
 
 def resource_slice(
@@ -62,87 +41,7 @@ def without(obj: dict[str, Any], *keys: str) -> dict[str, Any]:
 
 CREATE_CASES: list[tuple[str, dict[str, Any], list[Row]]] = [
     ("good", resource_slice(), []),
-    (
-        "missing-name",
-        resource_slice(name=""),
-        [
-            (
-                ErrorType.REQUIRED,
-                "metadata.name",
-                "metadata.name: Required value: name or generateName is required",
-            )
-        ],
-    ),
-    (
-        "bad-name",
-        resource_slice(name=BAD),
-        [(ErrorType.INVALID, "metadata.name", f'metadata.name: Invalid value: "{BAD}": {SUBDOMAIN_MSG}')],
-    ),
-    ("generate-name", resource_slice(generateName="prefix-"), []),
-    ("uid", resource_slice(uid="ac051fac-2ead-46d9-b8b4-4e0fbeb7455d"), []),
-    ("resource-version", resource_slice(resourceVersion="1"), []),
-    ("generation", resource_slice(generation=100), []),
-    ("creation-timestamp", resource_slice(creationTimestamp="2024-04-17T10:00:00Z"), []),
-    ("deletion-grace-period-seconds", resource_slice(deletionGracePeriodSeconds=10), []),
-    (
-        "owner-references",
-        resource_slice(
-            ownerReferences=[
-                {
-                    "apiVersion": "v1",
-                    "kind": "pod",
-                    "name": "foo",
-                    "uid": "ac051fac-2ead-46d9-b8b4-4e0fbeb7455d",
-                }
-            ]
-        ),
-        [],
-    ),
-    ("finalizers", resource_slice(finalizers=["example.com/foo"]), []),
-    (
-        "managed-fields",
-        resource_slice(
-            managedFields=[
-                {"fieldsType": "FieldsV1", "operation": "Apply", "apiVersion": "apps/v1", "manager": "foo"}
-            ]
-        ),
-        [],
-    ),
-    ("good-labels", resource_slice(labels={"apps.kubernetes.io/name": "test"}), []),
-    (
-        "bad-labels",
-        resource_slice(labels={"hello-world": BAD_VALUE}),
-        [
-            (
-                ErrorType.INVALID,
-                "metadata.labels",
-                f'metadata.labels: Invalid value: "{BAD_VALUE}": {LABEL_VALUE_MSG}',
-            )
-        ],
-    ),
-    ("good-annotations", resource_slice(annotations={"foo": "bar"}), []),
-    (
-        "bad-annotations",
-        resource_slice(annotations={BAD: "hello world"}),
-        [
-            (
-                ErrorType.INVALID,
-                "metadata.annotations",
-                f'metadata.annotations: Invalid value: "{BAD}": {NAME_PART_MSG}',
-            )
-        ],
-    ),
-    (
-        "cluster-scoped",
-        resource_slice(namespace="default"),
-        [
-            (
-                ErrorType.FORBIDDEN,
-                "metadata.namespace",
-                "metadata.namespace: Forbidden: not allowed on this type",
-            )
-        ],
-    ),
+    *object_meta_cases(resource_slice(), namespaced=False, generate_name="prefix-"),
     (
         "bad-nodename",
         resource_slice(node_name=BAD),
