@@ -12,9 +12,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from webhook.field import ROOT, ErrorList, FieldPath, duplicate, too_long_max_length
-from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.meta import validate_object_meta, validate_object_meta_update
+from webhook.rules.kinds import KindRules, Obj
+from webhook.rules.meta import object_meta_update_then, validate_object_meta, validate_object_meta_update
 from webhook.rules.names import validate_node_name
+from webhook.rules.v1alpha2 import resource_v1alpha2
 from webhook.rules.values import mapping, sequence, text
 
 __all__ = [
@@ -65,12 +66,9 @@ def validate_pod_scheduling_context(context: Obj) -> ErrorList:
     return errs
 
 
-def validate_pod_scheduling_context_update(new: Obj, old: Obj) -> ErrorList:
-    """`ValidatePodSchedulingContextUpdate`: ObjectMetaUpdate and the create validation; nothing
-    in the spec is immutable."""
-    errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"))
-    errs += validate_pod_scheduling_context(new)
-    return errs
+# `ValidatePodSchedulingContextUpdate`: ObjectMetaUpdate and the create validation; nothing in the
+# spec is immutable.
+validate_pod_scheduling_context_update: Final = object_meta_update_then(validate_pod_scheduling_context)
 
 
 def validate_pod_scheduling_context_status_update(new: Obj, old: Obj) -> ErrorList:
@@ -103,7 +101,7 @@ def _validate_claim_statuses(claim_statuses: Sequence[Any], path: FieldPath) -> 
 
 
 POD_SCHEDULING_CONTEXT = KindRules(
-    gvk=GroupVersionKind("resource.k8s.io", "v1alpha2", "PodSchedulingContext"),
+    gvk=resource_v1alpha2("PodSchedulingContext"),
     resource="podschedulingcontexts",
     namespaced=True,
     validate_create=validate_pod_scheduling_context,

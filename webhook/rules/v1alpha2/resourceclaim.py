@@ -33,15 +33,17 @@ from webhook.field import (
 )
 from webhook.rules import meta
 from webhook.rules.equality import ALLOCATION_RESULT, RESOURCE_CLAIM_SPEC, semantic_equal
-from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
+from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.names import (
     byte_length,
-    is_dns1123_subdomain,
     validate_csi_driver_name,
     validate_dns_subdomain,
     validate_node_name,
 )
 from webhook.rules.nodeselector import validate_node_selector
+from webhook.rules.v1alpha2 import resource_v1alpha2
+from webhook.rules.v1alpha2.namedresources import validate_allocation_result_model
+from webhook.rules.v1alpha2.references import validate_claim_parameters_ref
 from webhook.rules.values import flag, mapping, optional_mapping, sequence, text
 
 # Limits of pkg/apis/resource (types.go); length checks count the bytes of the Go string.
@@ -55,9 +57,6 @@ ALLOCATION_MODES: Final = ("Immediate", "WaitForFirstConsumer")
 # before validation; objects given offline may lack it, so the rules apply the same default.
 DEFAULT_ALLOCATION_MODE: Final = "WaitForFirstConsumer"
 
-IMMUTABLE: Final = "field is immutable"
-
-_METADATA = ROOT.child("metadata")
 _SPEC = ROOT.child("spec")
 _STATUS = ROOT.child("status")
 
@@ -77,27 +76,11 @@ def validate_claim_spec(spec: Any, path: FieldPath) -> ErrorList:
     """`validateResourceClaimSpec`."""
     spec = mapping(spec)
     # ValidateClassName (a DNS subdomain) with no separate Required: "" gets the regex message.
-    class_name = text(spec.get("resourceClassName"))
-    errs = [
-        invalid(path.child("resourceClassName"), class_name, msg) for msg in is_dns1123_subdomain(class_name)
-    ]
+    errs = validate_dns_subdomain(text(spec.get("resourceClassName")), path.child("resourceClassName"))
     errs += validate_claim_parameters_ref(spec.get("parametersRef"), path.child("parametersRef"))
     allocation_mode = text(spec.get("allocationMode")) or DEFAULT_ALLOCATION_MODE
     if allocation_mode not in ALLOCATION_MODES:
         errs.append(not_supported(path.child("allocationMode"), allocation_mode, ALLOCATION_MODES))
-    return errs
-
-
-def validate_claim_parameters_ref(ref: Any, path: FieldPath) -> ErrorList:
-    """`validateResourceClaimParametersRef`: kind and name required; apiGroup is not checked in 1.30."""
-    ref = optional_mapping(ref)
-    if ref is None:
-        return []
-    errs: ErrorList = []
-    if not text(ref.get("kind")):
-        errs.append(required(path.child("kind"), ""))
-    if not text(ref.get("name")):
-        errs.append(required(path.child("name"), ""))
     return errs
 
 
@@ -106,7 +89,7 @@ def validate_spec_unchanged(new_spec: Any, old_spec: Any, path: FieldPath) -> Er
     new_defaulted, old_defaulted = defaulted_claim_spec(new_spec), defaulted_claim_spec(old_spec)
     if semantic_equal(new_defaulted, old_defaulted, RESOURCE_CLAIM_SPEC):
         return []
-    return [invalid(path, new_defaulted, IMMUTABLE)]
+    return [invalid(path, new_defaulted, meta.FIELD_IMMUTABLE_MSG)]
 
 
 # --- create and update ----------------------------------------------------------------------------
@@ -157,7 +140,7 @@ def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
         and allocation is not None
         and not semantic_equal(allocation, old_allocation, ALLOCATION_RESULT)
     ):
-        errs.append(invalid(_STATUS.child("allocation"), dict(allocation), IMMUTABLE))
+        errs.append(invalid(_STATUS.child("allocation"), dict(allocation), meta.FIELD_IMMUTABLE_MSG))
 
     if not old_deallocation_requested and deallocation_requested and reserved_for:
         errs.append(
@@ -265,17 +248,8 @@ def validate_structured_resource_handle(handle: Mapping[str, Any], path: FieldPa
     if node_name:
         errs += validate_node_name(node_name, path.child("nodeName"))
     for k, raw_result in enumerate(sequence(handle.get("results"))):
-        errs += _validate_allocation_result_model(mapping(raw_result), path.child("results").index(k))
+        errs += validate_allocation_result_model(mapping(raw_result), path.child("results").index(k))
     return errs
-
-
-def _validate_allocation_result_model(result: Mapping[str, Any], path: FieldPath) -> ErrorList:
-    """`validateAllocationResultModel`: namedResources is the only model in 1.30, so "several" cannot
-    happen; its allocation result names an instance, a DNS subdomain."""
-    named_resources = optional_mapping(result.get("namedResources"))
-    if named_resources is None:
-        return [required(path, "exactly one structured model field must be set")]
-    return validate_dns_subdomain(text(named_resources.get("name")), path.child("namedResources", "name"))
 
 
 def validate_resource_claim_consumers(consumers: Sequence[Any], path: FieldPath) -> ErrorList:
@@ -299,7 +273,7 @@ def validate_resource_claim_consumers(consumers: Sequence[Any], path: FieldPath)
 
 
 RESOURCE_CLAIM: Final = KindRules(
-    gvk=GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim"),
+    gvk=resource_v1alpha2("ResourceClaim"),
     resource="resourceclaims",
     namespaced=True,
     validate_create=validate_claim,

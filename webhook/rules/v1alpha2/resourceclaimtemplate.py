@@ -16,8 +16,9 @@ from typing import Any, Final
 from webhook.field import ROOT, ErrorList, FieldPath, invalid
 from webhook.rules import meta
 from webhook.rules.equality import RESOURCE_CLAIM_TEMPLATE_SPEC, semantic_equal
-from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.v1alpha2.resourceclaim import IMMUTABLE, defaulted_claim_spec, validate_claim_spec
+from webhook.rules.kinds import KindRules, Obj
+from webhook.rules.v1alpha2 import resource_v1alpha2
+from webhook.rules.v1alpha2.resourceclaim import defaulted_claim_spec, validate_claim_spec
 from webhook.rules.values import mapping
 
 _SPEC = ROOT.child("spec")
@@ -52,13 +53,13 @@ def validate_claim_template_update(new: Obj, old: Obj) -> ErrorList:
     errs = meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"))
     new_spec, old_spec = defaulted_template_spec(new.get("spec")), defaulted_template_spec(old.get("spec"))
     if not semantic_equal(new_spec, old_spec, RESOURCE_CLAIM_TEMPLATE_SPEC):
-        errs.append(invalid(_SPEC, new_spec, IMMUTABLE))
+        errs.append(invalid(_SPEC, new_spec, meta.FIELD_IMMUTABLE_MSG))
     errs += validate_claim_template(new)
     return errs
 
 
 RESOURCE_CLAIM_TEMPLATE: Final = KindRules(
-    gvk=GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaimTemplate"),
+    gvk=resource_v1alpha2("ResourceClaimTemplate"),
     resource="resourceclaimtemplates",
     namespaced=True,
     validate_create=validate_claim_template,
