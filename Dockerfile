@@ -35,7 +35,8 @@ ENV PATH=/opt/dra-webhook/bin:$PATH \
 COPY --from=build /opt/dra-webhook /opt/dra-webhook
 # Numeric, so Kubernetes' runAsNonRoot can verify it without an /etc/passwd entry.
 USER 65532:65532
-EXPOSE 8443
+EXPOSE 8443 9090
 ENTRYPOINT ["dra-webhook"]
 # The Deployment passes the same arguments; the certificate Secret is mounted at /certs.
-CMD ["serve", "--host", "0.0.0.0", "--port", "8443", "--cert-dir", "/certs", "--no-generate-certs"]
+CMD ["serve", "--host", "0.0.0.0", "--port", "8443", "--cert-dir", "/certs", "--no-generate-certs", \
+     "--workers", "2", "--metrics-address", "0.0.0.0:9090"]

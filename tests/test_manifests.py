@@ -1171,7 +1171,7 @@ def test_the_image_entry_point_is_the_cli_and_its_default_command_matches_the_de
     command = yaml.safe_load([a for k, a in final_stage() if k == "CMD"][-1])
     assert entrypoint == ["dra-webhook"] and "dra-webhook" in project["project"]["scripts"]
     assert command == one(render_objects(), "Deployment")["spec"]["template"]["spec"]["containers"][0]["args"]
-    assert ("EXPOSE", "8443") in final_stage()
+    assert ("EXPOSE", "8443 9090") in final_stage()
 
 
 def test_the_image_tag_is_the_project_version_everywhere() -> None:

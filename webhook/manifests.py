@@ -40,6 +40,9 @@ CERT_DIR = "/certs"
 WEBHOOK_NAME = "v1alpha2.resource.dra-webhook.io"
 WEBHOOK_PATH = "/validate"
 SERVING_PORT = 8443
+METRICS_PORT = 9090
+# Each worker holds its own rules and schemas; two fit the memory limit and use a pod's CPU request.
+WORKERS_PER_POD = 2
 SERVICE_PORT = 443
 # The API server's default is 10 s; a healthy review takes milliseconds.
 TIMEOUT_SECONDS = 5
@@ -195,7 +198,10 @@ def deployment(namespace: str, image: str) -> Manifest:
             "selector": {"matchLabels": _selector_labels()},
             # Start the new replica before stopping an old one: never fewer than two serving.
             "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}},
-            "template": {"metadata": {"labels": _workload_labels()}, "spec": _pod_spec(image)},
+            "template": {
+                "metadata": {"labels": _workload_labels(), "annotations": _scrape_annotations()},
+                "spec": _pod_spec(image),
+            },
         },
     }
 
@@ -303,8 +309,16 @@ def _webhook_container(image: str) -> Manifest:
             "--cert-dir",
             CERT_DIR,
             "--no-generate-certs",
+            # Two workers per pod, not one per node CPU: there is no CPU limit to count from.
+            "--workers",
+            str(WORKERS_PER_POD),
+            "--metrics-address",
+            f"0.0.0.0:{METRICS_PORT}",
         ],
-        "ports": [{"name": "https", "containerPort": SERVING_PORT, "protocol": "TCP"}],
+        "ports": [
+            {"name": "https", "containerPort": SERVING_PORT, "protocol": "TCP"},
+            {"name": "metrics", "containerPort": METRICS_PORT, "protocol": "TCP"},
+        ],
         "readinessProbe": {
             "httpGet": {"path": "/readyz", "port": "https", "scheme": "HTTPS"},
             "periodSeconds": 5,
@@ -337,6 +351,15 @@ def _webhook_container(image: str) -> Manifest:
             {"name": "tls", "mountPath": CERT_DIR, "readOnly": True},
             {"name": "tmp", "mountPath": "/tmp"},
         ],
+    }
+
+
+def _scrape_annotations() -> dict[str, str]:
+    # Metrics are plain HTTP on their own port: scraping needs neither the TLS nor the client CA.
+    return {
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": str(METRICS_PORT),
+        "prometheus.io/path": "/metrics",
     }
 
 
