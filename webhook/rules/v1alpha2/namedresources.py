@@ -25,9 +25,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import webhook.cel as cel
-from webhook.field import ErrorList, FieldPath, duplicate, go_string_slice, invalid, required
+from webhook.field import ErrorList, FieldPath, go_string_slice, invalid, required
+from webhook.rules.lists import validate_named_entries
 from webhook.rules.names import validate_dns_subdomain
-from webhook.rules.values import mapping, optional_mapping, sequence, text
+from webhook.rules.values import optional_mapping, sequence, text
 
 MODEL_REQUIRED_MSG: Final = "exactly one structured model field must be set"
 ONE_FIELD_MSG: Final = "exactly one field must be set, not several"
@@ -115,34 +116,27 @@ def validate_resources(resources: Mapping[str, Any], path: FieldPath) -> ErrorLi
 
 
 def _validate_instances(instances: Sequence[Any], path: FieldPath) -> ErrorList:
-    errs: ErrorList = []
-    seen_names: set[str] = set()
-    for i, item in enumerate(instances):
-        instance, at = mapping(item), path.index(i)
-        name = text(instance.get("name"))
-        # Unlike validateSliceIsASet, a repeated name is also format-checked.
-        errs += validate_dns_subdomain(name, at.child("name"))
-        if name in seen_names:
-            errs.append(duplicate(at.child("name"), name))
-        else:
-            seen_names.add(name)
-        errs += _validate_attributes(sequence(instance.get("attributes")), at.child("attributes"))
-    return errs
+    """`validateInstances`: unique DNS-subdomain names, then each instance's attributes."""
+    return validate_named_entries(
+        instances,
+        path,
+        name_field="name",
+        validate_name=validate_dns_subdomain,
+        validate_entry=lambda instance, at: _validate_attributes(
+            sequence(instance.get("attributes")), at.child("attributes")
+        ),
+    )
 
 
 def _validate_attributes(attributes: Sequence[Any], path: FieldPath) -> ErrorList:
-    errs: ErrorList = []
-    seen_names: set[str] = set()
-    for j, item in enumerate(attributes):
-        attribute, at = mapping(item), path.index(j)
-        name = text(attribute.get("name"))
-        errs += validate_dns_subdomain(name, at.child("name"))
-        if name in seen_names:
-            errs.append(duplicate(at.child("name"), name))
-        else:
-            seen_names.add(name)
-        errs += _validate_attribute_value(attribute, at)
-    return errs
+    """`validateAttributes`: unique DNS-subdomain names, then each attribute's value."""
+    return validate_named_entries(
+        attributes,
+        path,
+        name_field="name",
+        validate_name=validate_dns_subdomain,
+        validate_entry=_validate_attribute_value,
+    )
 
 
 def _validate_attribute_value(attribute: Mapping[str, Any], path: FieldPath) -> ErrorList:

@@ -14,18 +14,19 @@ ResourceClaimParameters update whose `driverRequests` are semantically unchanged
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
-from webhook.field import ROOT, ErrorList, FieldPath, duplicate, required
+from webhook.field import ROOT, ErrorList, FieldPath, required
 from webhook.rules.equality import DRIVER_REQUESTS, semantic_equal
 from webhook.rules.kinds import KindRules, Obj
+from webhook.rules.lists import EntryCheck, validate_named_entries
 from webhook.rules.meta import object_meta_update_then, validate_object_meta, validate_object_meta_update
 from webhook.rules.names import validate_csi_driver_name
 from webhook.rules.v1alpha2 import resource_v1alpha2
 from webhook.rules.v1alpha2.namedresources import validate_selector_model
 from webhook.rules.v1alpha2.references import validate_claim_parameters_ref, validate_class_parameters_ref
-from webhook.rules.values import mapping, sequence, text
+from webhook.rules.values import mapping, sequence
 
 __all__ = [
     "RESOURCE_CLAIM_PARAMETERS",
@@ -38,28 +39,19 @@ __all__ = [
 
 EMPTY_REQUESTS_MSG = "empty entries with no requests are not allowed"
 
-EntryCheck = Callable[[Mapping[str, Any], FieldPath], ErrorList]
-
 
 def _validate_per_driver_entries(
     entries: Sequence[Any], path: FieldPath, validate_entry: EntryCheck | None = None
 ) -> ErrorList:
-    """The loop Go writes three times (validateDriverRequests, validateResourceFilters,
-    validateVendorParameters): each entry's driverName is a CSI driver name and, checked as well,
-    not instead, names at most one entry per driver; then the entry's own check, if any."""
-    errs: ErrorList = []
-    seen: set[str] = set()
-    for i, raw in enumerate(entries):
-        entry, at = mapping(raw), path.index(i)
-        driver_name, driver_name_path = text(entry.get("driverName")), at.child("driverName")
-        errs += validate_csi_driver_name(driver_name, driver_name_path)
-        if driver_name in seen:
-            errs.append(duplicate(driver_name_path, driver_name))
-        else:
-            seen.add(driver_name)
-        if validate_entry is not None:
-            errs += validate_entry(entry, at)
-    return errs
+    """validateDriverRequests, validateResourceFilters and validateVendorParameters: each entry's
+    driverName is a CSI driver name, and at most one entry names a driver."""
+    return validate_named_entries(
+        entries,
+        path,
+        name_field="driverName",
+        validate_name=validate_csi_driver_name,
+        validate_entry=validate_entry,
+    )
 
 
 # --- ResourceClaimParameters ---------------------------------------------------------------------
