@@ -418,15 +418,21 @@ class _FreeObject(_Node):
             findings.wrong_type(link, "object", _json_type(value))
 
 
+_STRING_OR_NULL: Final = frozenset({str, type(None)})
+
+
 class _Struct(_Node):
     """A Go struct: known fields are checked, other keys are unknown fields."""
 
-    __slots__ = ("fields", "required")
+    __slots__ = ("fields", "required", "string_fields")
 
     def __init__(self, fields: Mapping[str, _Node], required: tuple[str, ...]) -> None:
         super().__init__()
         self.fields = fields
         self.required = required
+        # The fields any string (or null) satisfies: a struct that holds only these, with string or
+        # null values (a consumer reference, an opaque resource handle), needs no walk at all.
+        self.string_fields = frozenset(name for name, node in fields.items() if str in node.trivially_valid)
 
     def check(self, value: Any, link: _Link, findings: _Findings) -> None:
         if type(value) is not dict and not isinstance(value, Mapping):
@@ -436,6 +442,8 @@ class _Struct(_Node):
             for name in self.required:
                 if value.get(name) is None:
                     findings.errors.append(required(_field_path((link, name))))
+        if value.keys() <= self.string_fields and _STRING_OR_NULL.issuperset(map(type, value.values())):
+            return  # known fields only, each trivially valid: nothing to find (decided in C)
         fields = self.fields
         for key, child in value.items():
             node = fields.get(key)
@@ -448,16 +456,20 @@ class _Struct(_Node):
 class _Map(_Node):
     """A Go map[string]T (labels, annotations)."""
 
-    __slots__ = ("values",)
+    __slots__ = ("valid_value_types", "values")
 
     def __init__(self, values: _Node) -> None:
         super().__init__()
         self.values = values
+        trivially_valid = values.trivially_valid
+        self.valid_value_types = trivially_valid | {type(None)} if trivially_valid else frozenset()
 
     def check(self, value: Any, link: _Link, findings: _Findings) -> None:
         if type(value) is not dict and not isinstance(value, Mapping):
             findings.wrong_type(link, "object", _json_type(value))
             return
+        if self.valid_value_types and self.valid_value_types.issuperset(map(type, value.values())):
+            return  # labels and annotations: all strings, decided in C
         values = self.values
         for key, child in value.items():
             if child is not None and type(child) not in values.trivially_valid:
@@ -465,15 +477,20 @@ class _Map(_Node):
 
 
 class _Array(_Node):
-    __slots__ = ("items",)
+    __slots__ = ("items", "valid_item_types")
 
     def __init__(self, items: _Node) -> None:
         super().__init__()
         self.items = items
+        # Item types that need no look (null items included): a list of only these (128 node
+        # names, say) is decided in C.
+        self.valid_item_types = items.trivially_valid | {type(None)} if items.trivially_valid else frozenset()
 
     def check(self, value: Any, link: _Link, findings: _Findings) -> None:
         if type(value) is not list and _json_type(value) != "array":
             findings.wrong_type(link, "array", _json_type(value))
+            return
+        if self.valid_item_types and self.valid_item_types.issuperset(map(type, value)):
             return
         items = self.items
         trivially_valid = items.trivially_valid

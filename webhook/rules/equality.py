@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+
 from webhook.rules.values import flag, integer, mapping, optional_mapping, sequence, string_map, text
 
 __all__ = [
@@ -225,20 +227,42 @@ DRIVER_REQUESTS = Slice(
 
 def semantic_equal(a: Any, b: Any, shape: Shape = ANY) -> bool:
     """`equality.Semantic.DeepEqual(a, b)` for two decoded JSON values of the Go type `shape`."""
+    if type(shape) is not Untyped and _identical_documents(a, b):
+        return True
+    return _semantic_equal(a, b, shape)
+
+
+def _identical_documents(a: Any, b: Any) -> bool:
+    """Whether `a` and `b` are the same JSON document: then they are semantically equal under every
+    Go type (the typed shapes read any value, NaN included, the same way twice), and the usual case
+    -- an update that leaves the compared part alone -- is decided in C.
+
+    Python's `==` rules out null-versus-NaN (orjson writes both as null); the serialised bytes then
+    rule out what `==` forgives: key order (which raw JSON fields compare), and 1 == 1.0 == true.
+    Anything orjson cannot write (integers beyond 64 bits, non-string keys, other mappings) takes the
+    typed comparison. `ANY` always walks: its scalars compare with `==`, and NaN is not equal to
+    itself there even when `==` on the containers says so (Python compares the same object as equal)."""
+    try:
+        return bool(a == b) and orjson.dumps(a) == orjson.dumps(b)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return False
+
+
+def _semantic_equal(a: Any, b: Any, shape: Shape) -> bool:
     match shape:
         case Scalar(zero=zero):
             return _read_scalar(a, zero) == _read_scalar(b, zero)
         case Struct(fields=fields):
             left, right = mapping(a), mapping(b)
-            return all(semantic_equal(left.get(key), right.get(key), field) for key, field in fields.items())
+            return all(_semantic_equal(left.get(key), right.get(key), field) for key, field in fields.items())
         case Pointer(to=target):
             if a is None or b is None:
                 return a is None and b is None
-            return semantic_equal(a, b, target)
+            return _semantic_equal(a, b, target)
         case Slice(of=item):
             left_items, right_items = sequence(a), sequence(b)
             return len(left_items) == len(right_items) and all(
-                semantic_equal(x, y, item) for x, y in zip(left_items, right_items, strict=True)
+                _semantic_equal(x, y, item) for x, y in zip(left_items, right_items, strict=True)
             )
         case StringMap():
             return string_map(a) == string_map(b)

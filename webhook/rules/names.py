@@ -69,10 +69,25 @@ def go_to_lower(value: str) -> str:
 
 def byte_length(value: str) -> int:
     """Length of the Go string, which counts UTF-8 bytes, not characters."""
+    if value.isascii():  # one byte per character: no need to encode
+        return len(value)
     return len(value.encode("utf-8", "surrogatepass"))
 
 
+# Fast paths. Every name regex below spells its character classes as ASCII ranges, so a string that
+# matches one is ASCII and its length in characters is its length in bytes: a match within the
+# length limit is a valid value, decided without building any list. Only invalid values take the
+# slow path that collects Go's messages.
+
+
+def is_valid_dns1123_subdomain(value: str) -> bool:
+    """Whether `IsDNS1123Subdomain(value)` returns no message."""
+    return len(value) <= DNS1123_SUBDOMAIN_MAX_LENGTH and _DNS1123_SUBDOMAIN_RE.fullmatch(value) is not None
+
+
 def is_dns1123_label(value: str) -> list[str]:
+    if len(value) <= DNS1123_LABEL_MAX_LENGTH and _DNS1123_LABEL_RE.fullmatch(value):
+        return []
     errs = []
     if byte_length(value) > DNS1123_LABEL_MAX_LENGTH:
         errs.append(max_len_msg(DNS1123_LABEL_MAX_LENGTH))
@@ -86,6 +101,8 @@ def is_dns1123_label(value: str) -> list[str]:
 
 
 def is_dns1123_subdomain(value: str) -> list[str]:
+    if is_valid_dns1123_subdomain(value):
+        return []
     errs = []
     if byte_length(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
         errs.append(max_len_msg(DNS1123_SUBDOMAIN_MAX_LENGTH))
@@ -112,6 +129,8 @@ def is_qualified_name(value: str) -> list[str]:
             + QUALIFIED_NAME_MSG
             + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
         ]
+    if len(name) <= QUALIFIED_NAME_MAX_LENGTH and _QUALIFIED_NAME_RE.fullmatch(name):
+        return errs  # the name part is valid (see the fast paths above); errs holds the prefix's
     if not name:
         errs.append("name part " + EMPTY_MSG)
     elif byte_length(name) > QUALIFIED_NAME_MAX_LENGTH:
@@ -122,6 +141,8 @@ def is_qualified_name(value: str) -> list[str]:
 
 
 def is_valid_label_value(value: str) -> list[str]:
+    if len(value) <= LABEL_VALUE_MAX_LENGTH and _LABEL_VALUE_RE.fullmatch(value):
+        return []
     errs = []
     if byte_length(value) > LABEL_VALUE_MAX_LENGTH:
         errs.append(max_len_msg(LABEL_VALUE_MAX_LENGTH))
@@ -152,6 +173,8 @@ def name_is_dns_subdomain(name: str, prefix: bool) -> list[str]:
 
 def validate_dns_subdomain(value: str, path: FieldPath) -> ErrorList:
     """Each subdomain message as its own Invalid error (node names, class names, ...)."""
+    if is_valid_dns1123_subdomain(value):
+        return []
     return [invalid(path, value, msg) for msg in is_dns1123_subdomain(value)]
 
 
@@ -170,6 +193,9 @@ def validate_csi_driver_name(value: str, path: FieldPath) -> ErrorList:
     Empty gives Required *and* Invalid (the empty string also fails the regex); Go lower-cases the
     driver name before the DNS check, so upper-case letters pass.
     """
+    ascii_within_limit = value.isascii() and len(value) <= CSI_DRIVER_NAME_MAX_LENGTH
+    if ascii_within_limit and is_valid_dns1123_subdomain(value.lower()):  # go_to_lower of ASCII text
+        return []
     errs: ErrorList = []
     if not value:
         errs.append(required(path, ""))

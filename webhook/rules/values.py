@@ -13,14 +13,22 @@ from typing import Any
 _EMPTY_MAP: Mapping[str, Any] = {}
 
 
+# Decoded JSON objects are dicts and absent fields are None: both are told apart by exact tests
+# that cost a fraction of the `isinstance(value, Mapping)` ABC check, kept for other mappings.
+
+
 def mapping(value: Any) -> Mapping[str, Any]:
     """An object field (a struct, or a pointer to one read as a struct): `{}` when null or absent."""
-    return value if isinstance(value, Mapping) else _EMPTY_MAP
+    if type(value) is dict:
+        return value
+    return value if value is not None and isinstance(value, Mapping) else _EMPTY_MAP
 
 
 def optional_mapping(value: Any) -> Mapping[str, Any] | None:
     """A pointer-to-struct field: None when null or absent, so that `{}` and absent stay distinct."""
-    return value if isinstance(value, Mapping) else None
+    if type(value) is dict:
+        return value
+    return value if value is not None and isinstance(value, Mapping) else None
 
 
 def sequence(value: Any) -> Sequence[Any]:

@@ -14,7 +14,7 @@ from typing import Any, Final
 from webhook.field import ROOT, ErrorList, FieldPath, duplicate, too_long_max_length
 from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.meta import object_meta_update_then, validate_object_meta, validate_object_meta_update
-from webhook.rules.names import validate_node_name
+from webhook.rules.names import is_valid_dns1123_subdomain, validate_node_name
 from webhook.rules.v1alpha2 import resource_v1alpha2
 from webhook.rules.values import mapping, sequence, text
 
@@ -35,18 +35,24 @@ def validate_slice_is_a_set(
     max_size: int,
     validate_item: Callable[[str, FieldPath], ErrorList],
     path: FieldPath,
+    *,
+    is_valid_item: Callable[[str], bool] | None = None,
 ) -> ErrorList:
     """`validateSliceIsASet`: a repeated value is a Duplicate and skips the item check; the size
-    limit is checked after the loop and prints no value (TooLongMaxLength with the length)."""
+    limit is checked after the loop and prints no value (TooLongMaxLength with the length).
+
+    `is_valid_item`, when given, must be true exactly when `validate_item` finds nothing: valid
+    items (nearly all of 128 node names) then cost no path and no list."""
     errs: ErrorList = []
     seen: set[str] = set()
     for i, raw in enumerate(items):
-        item, at = text(raw), path.index(i)
+        item = text(raw)
         if item in seen:
-            errs.append(duplicate(at, item))
-        else:
-            errs += validate_item(item, at)
-            seen.add(item)
+            errs.append(duplicate(path.index(i), item))
+            continue
+        seen.add(item)
+        if is_valid_item is None or not is_valid_item(item):
+            errs += validate_item(item, path.index(i))
     if len(items) > max_size:
         errs.append(too_long_max_length(path, len(items), max_size))
     return errs
@@ -62,6 +68,7 @@ def validate_pod_scheduling_context(context: Obj) -> ErrorList:
         POD_SCHEDULING_NODE_LIST_MAX_SIZE,
         validate_node_name,
         ROOT.child("spec", "potentialNodes"),
+        is_valid_item=is_valid_dns1123_subdomain,  # validateNodeName is the subdomain check
     )
     return errs
 
@@ -91,6 +98,7 @@ def _validate_claim_statuses(claim_statuses: Sequence[Any], path: FieldPath) -> 
             POD_SCHEDULING_NODE_LIST_MAX_SIZE,
             validate_node_name,
             at.child("unsuitableNodes"),
+            is_valid_item=is_valid_dns1123_subdomain,
         )
         name = text(claim_status.get("name"))
         if name in seen_names:

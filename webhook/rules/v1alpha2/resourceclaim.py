@@ -258,15 +258,17 @@ def validate_resource_claim_consumers(consumers: Sequence[Any], path: FieldPath)
     errs: ErrorList = []
     seen_uids: set[str] = set()
     for i, raw_consumer in enumerate(consumers):
-        consumer, consumer_path = mapping(raw_consumer), path.index(i)
+        consumer = mapping(raw_consumer)
         uid = text(consumer.get("uid"))
         if uid in seen_uids:
-            errs.append(duplicate(consumer_path.child("uid"), uid))
+            errs.append(duplicate(path.index(i).child("uid"), uid))
             continue
         seen_uids.add(uid)
-        for name in ("resource", "name", "uid"):
-            if not text(consumer.get(name)):
-                errs.append(required(consumer_path.child(name), ""))
+        # The path is built only for an entry that has an error (32 entries, nearly always fine).
+        missing = [name for name in ("resource", "name", "uid") if not text(consumer.get(name))]
+        if missing:
+            consumer_path = path.index(i)
+            errs += [required(consumer_path.child(name), "") for name in missing]
     if len(consumers) > RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE:
         errs.append(too_long_max_length(path, len(consumers), RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE))
     return errs

@@ -1,0 +1,402 @@
+"""The fast paths of the hot code (bench/, docs/performance.md) answer exactly as the slow paths do.
+
+Each shortcut is checked against the plain algorithm it stands in for, on generated input that
+includes the awkward cases: non-ASCII text, over-long names, NaN, 1 versus 1.0 versus true, key
+order, null where an object belongs, unknown fields.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webhook.field import (
+    ROOT,
+    ErrorList,
+    FieldPath,
+    duplicate,
+    invalid,
+    required,
+    too_long,
+    too_long_max_length,
+)
+from webhook.rules import names
+from webhook.rules.equality import (
+    ALLOCATION_RESULT,
+    ANY,
+    OBJECT_META,
+    RESOURCE_CLAIM_SPEC,
+    RESOURCE_CLAIM_TEMPLATE_SPEC,
+    Shape,
+    _semantic_equal,
+    semantic_equal,
+)
+from webhook.rules.kinds import GroupVersionKind
+from webhook.rules.v1alpha2.podschedulingcontext import validate_slice_is_a_set
+from webhook.rules.v1alpha2.resourceclaim import validate_resource_claim_consumers
+from webhook.rules.values import mapping, optional_mapping
+from webhook.schemas import StructuralChecker, _Array, _Map, _Node, _Struct
+
+# --- names: the reference algorithms, as they were before the fast paths ------------------------------
+
+
+def _bytes(value: str) -> int:
+    return len(value.encode("utf-8", "surrogatepass"))
+
+
+def reference_subdomain(value: str) -> list[str]:
+    errs = []
+    if _bytes(value) > names.DNS1123_SUBDOMAIN_MAX_LENGTH:
+        errs.append(names.max_len_msg(names.DNS1123_SUBDOMAIN_MAX_LENGTH))
+    if not names._DNS1123_SUBDOMAIN_RE.fullmatch(value):
+        errs.append(names.DNS1123_SUBDOMAIN_MSG)
+    return errs
+
+
+def reference_label(value: str) -> list[str]:
+    errs = []
+    if _bytes(value) > names.DNS1123_LABEL_MAX_LENGTH:
+        errs.append(names.max_len_msg(names.DNS1123_LABEL_MAX_LENGTH))
+    if not names._DNS1123_LABEL_RE.fullmatch(value):
+        if names._DNS1123_SUBDOMAIN_RE.fullmatch(value):
+            errs.append("must not contain dots")
+        else:
+            errs.append(names.DNS1123_LABEL_MSG)
+    return errs
+
+
+def reference_qualified_name(value: str) -> list[str]:
+    parts = value.split("/")
+    errs: list[str] = []
+    if len(parts) == 1:
+        name = parts[0]
+    elif len(parts) == 2:
+        prefix, name = parts
+        if not prefix:
+            errs.append("prefix part " + names.EMPTY_MSG)
+        else:
+            errs.extend("prefix part " + msg for msg in reference_subdomain(prefix))
+    else:
+        return [
+            "a qualified name "
+            + names.QUALIFIED_NAME_MSG
+            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+        ]
+    if not name:
+        errs.append("name part " + names.EMPTY_MSG)
+    elif _bytes(name) > names.QUALIFIED_NAME_MAX_LENGTH:
+        errs.append("name part " + names.max_len_msg(names.QUALIFIED_NAME_MAX_LENGTH))
+    if not names._QUALIFIED_NAME_RE.fullmatch(name):
+        errs.append("name part " + names.QUALIFIED_NAME_MSG)
+    return errs
+
+
+def reference_label_value(value: str) -> list[str]:
+    errs = []
+    if _bytes(value) > names.LABEL_VALUE_MAX_LENGTH:
+        errs.append(names.max_len_msg(names.LABEL_VALUE_MAX_LENGTH))
+    if not names._LABEL_VALUE_RE.fullmatch(value):
+        errs.append(names.LABEL_VALUE_MSG)
+    return errs
+
+
+def reference_csi_driver_name(value: str, path: FieldPath) -> ErrorList:
+    errs: ErrorList = []
+    if not value:
+        errs.append(required(path, ""))
+    if _bytes(value) > names.CSI_DRIVER_NAME_MAX_LENGTH:
+        errs.append(too_long(path, value, names.CSI_DRIVER_NAME_MAX_LENGTH))
+    errs.extend(invalid(path, value, msg) for msg in reference_subdomain(names.go_to_lower(value)))
+    return errs
+
+
+# Text near the boundaries: name characters, the separators, upper case, non-ASCII (the Turkish
+# dotted I that Go lower-cases differently, a letter whose UTF-8 is two bytes), and lengths around
+# every limit (63, 253).
+_NAME_CHARS = st.sampled_from([*"abcz09-._/AZ", "\u0130", "é", "\u212a", " ", "\n"])
+name_like = st.one_of(
+    st.text(_NAME_CHARS, max_size=12),
+    st.text(st.sampled_from("ab-."), min_size=60, max_size=260),
+    st.builds(
+        lambda n, tail: "a" * n + tail, st.integers(55, 260), st.sampled_from(["", "-", "é", "a", ".b"])
+    ),
+    st.text(max_size=20),
+)
+
+
+@given(name_like)
+@settings(max_examples=1500, deadline=None)
+def test_name_checks_answer_as_their_reference_algorithms(value: str) -> None:
+    assert names.is_dns1123_subdomain(value) == reference_subdomain(value)
+    assert names.is_valid_dns1123_subdomain(value) == (reference_subdomain(value) == [])
+    assert names.is_dns1123_label(value) == reference_label(value)
+    assert names.is_qualified_name(value) == reference_qualified_name(value)
+    assert names.is_valid_label_value(value) == reference_label_value(value)
+    assert names.byte_length(value) == _bytes(value)
+    path = ROOT.child("driverName")
+    assert names.validate_csi_driver_name(value, path) == reference_csi_driver_name(value, path)
+    assert names.validate_dns_subdomain(value, path) == [
+        invalid(path, value, msg) for msg in reference_subdomain(value)
+    ]
+
+
+@pytest.mark.parametrize("value", ["\ud800", "a\udcff", "node-\ud83d"])
+def test_lone_surrogates_take_the_slow_path(value: str) -> None:
+    assert names.is_dns1123_subdomain(value) == reference_subdomain(value)
+    assert names.byte_length(value) == _bytes(value)
+
+
+# --- the list loops --------------------------------------------------------------------------------------
+
+
+def reference_slice_is_a_set(items: list[Any], path: FieldPath) -> ErrorList:
+    errs: ErrorList = []
+    seen: set[str] = set()
+    for i, raw in enumerate(items):
+        item, at = raw if isinstance(raw, str) else "", path.index(i)
+        if item in seen:
+            errs.append(duplicate(at, item))
+        else:
+            errs += names.validate_node_name(item, at)
+            seen.add(item)
+    if len(items) > 128:
+        errs.append(too_long_max_length(path, len(items), 128))
+    return errs
+
+
+node_names = st.lists(
+    st.one_of(
+        st.sampled_from(["node-1", "node-2", "Node_3", "", "a" * 254]), name_like, st.none(), st.integers()
+    ),
+    max_size=140,
+)
+
+
+@given(node_names)
+@settings(max_examples=300, deadline=None)
+def test_node_lists_report_as_validate_slice_is_a_set_did(items: list[Any]) -> None:
+    path = ROOT.child("spec", "potentialNodes")
+    fast = validate_slice_is_a_set(
+        items, 128, names.validate_node_name, path, is_valid_item=names.is_valid_dns1123_subdomain
+    )
+    assert fast == reference_slice_is_a_set(items, path)
+
+
+def reference_consumers(consumers: list[Any], path: FieldPath) -> ErrorList:
+    errs: ErrorList = []
+    seen_uids: set[str] = set()
+    for i, raw_consumer in enumerate(consumers):
+        consumer, consumer_path = mapping(raw_consumer), path.index(i)
+        uid = consumer.get("uid") if isinstance(consumer.get("uid"), str) else ""
+        if uid in seen_uids:
+            errs.append(duplicate(consumer_path.child("uid"), uid))
+            continue
+        seen_uids.add(uid)
+        for name in ("resource", "name", "uid"):
+            value = consumer.get(name)
+            if not (isinstance(value, str) and value):
+                errs.append(required(consumer_path.child(name), ""))
+    if len(consumers) > 32:
+        errs.append(too_long_max_length(path, len(consumers), 32))
+    return errs
+
+
+consumer_field = st.one_of(st.sampled_from(["", "pods", "a", "b"]), st.none(), st.integers(0, 1))
+consumers = st.lists(
+    st.one_of(
+        st.fixed_dictionaries(
+            {}, optional={"resource": consumer_field, "name": consumer_field, "uid": consumer_field}
+        ),
+        st.none(),
+        st.just("not an object"),
+    ),
+    max_size=36,
+)
+
+
+@given(consumers)
+@settings(max_examples=300, deadline=None)
+def test_consumers_report_as_before(entries: list[Any]) -> None:
+    path = ROOT.child("status", "reservedFor")
+    assert validate_resource_claim_consumers(entries, path) == reference_consumers(entries, path)
+
+
+@pytest.mark.parametrize("value", [{}, {"a": 1}, None, [], "text", 0, ()])
+def test_mapping_readers_keep_their_answers(value: Any) -> None:
+    from collections.abc import Mapping
+
+    expected = value if isinstance(value, Mapping) else None
+    assert optional_mapping(value) is expected
+    assert mapping(value) == (expected if expected is not None else {})
+
+
+# --- semantic equality: the fast "same document" answer agrees with the typed walk --------------------
+
+json_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from([1.0, 0.0, math.nan, math.inf, 2**70]),
+    st.sampled_from(["", "a", "2024-05-01T10:00:00Z", "2024-05-01T10:00:00+00:00", "null"]),
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.sampled_from(["a", "b", "driverName", "data", "name", "time"]), inner, max_size=3),
+    ),
+    max_leaves=12,
+)
+
+
+def _variants(value: Any) -> Iterator[Any]:
+    """The same value, a deep copy, and copies with reordered keys or retyped numbers."""
+    yield value
+    yield copy.deepcopy(value)
+    if isinstance(value, dict):
+        yield dict(reversed(list(value.items())))
+        yield {key: (1.0 if item == 1 and type(item) is int else item) for key, item in value.items()}
+        yield {key: (True if item == 1 and type(item) is int else item) for key, item in value.items()}
+
+
+SHAPES: list[Shape] = [ANY, ALLOCATION_RESULT, OBJECT_META, RESOURCE_CLAIM_SPEC, RESOURCE_CLAIM_TEMPLATE_SPEC]
+
+
+@given(json_values, json_values, st.sampled_from(SHAPES))
+@settings(max_examples=600, deadline=None)
+def test_semantic_equal_agrees_with_the_typed_walk(a: Any, b: Any, shape: Shape) -> None:
+    for left in (a, b):
+        for right in _variants(a):
+            assert semantic_equal(left, right, shape) == _semantic_equal(left, right, shape)
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_nan_takes_the_typed_walk(shape: Shape) -> None:
+    # orjson writes NaN as null: the bytes are equal, `==` is not, and the walk decides.
+    nan = math.nan
+    for a, b in (({"data": nan}, {"data": None}), ([nan], [nan]), ({"a": [nan]}, {"a": [nan]})):
+        assert semantic_equal(a, b, shape) == _semantic_equal(a, b, shape)
+
+
+# --- the structural check: the C-decided shortcuts change no finding ---------------------------------------
+
+
+def _without_shortcuts(slow: StructuralChecker) -> StructuralChecker:
+    """The checker (a fresh one) with every shortcut of its compiled nodes switched off."""
+    seen: set[int] = set()
+
+    def visit(node: _Node) -> None:
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, _Struct):
+            node.string_fields = frozenset()
+            for child in node.fields.values():
+                visit(child)
+        elif isinstance(node, _Array):
+            node.valid_item_types = frozenset()
+            visit(node.items)
+        elif isinstance(node, _Map):
+            node.valid_value_types = frozenset()
+            visit(node.values)
+
+    for root in slow._roots.values():
+        visit(root)
+    return slow
+
+
+FAST = StructuralChecker.load()
+SLOW = _without_shortcuts(StructuralChecker.load())
+FAST_REQUIRED = StructuralChecker.load(report_missing_required=True)
+SLOW_REQUIRED = _without_shortcuts(StructuralChecker.load(report_missing_required=True))
+
+
+def _objects() -> list[tuple[GroupVersionKind, dict[str, Any]]]:
+    import orjson
+
+    from bench.reviews import mix, other_kinds
+
+    found = []
+    for entry in [*mix(), *other_kinds()]:
+        request = orjson.loads(entry.body)["request"]
+        gvk = GroupVersionKind(**request["kind"])
+        found.append((gvk, request["object"]))
+    return found
+
+
+OBJECTS = _objects()
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield prefix
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from _paths(child, (*prefix, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            yield from _paths(child, (*prefix, index))
+
+
+def _replace(document: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    copied = copy.copy(document)
+    copied[path[0]] = _replace(document[path[0]], path[1:], value)
+    return copied
+
+
+replacement = st.one_of(json_scalars, st.just({}), st.just([]), st.just({"unknown": "x"}), st.just(["x", 1]))
+
+
+@given(st.sampled_from(range(len(OBJECTS))), st.data())
+@settings(max_examples=400, deadline=None)
+def test_structural_check_finds_the_same_with_and_without_shortcuts(which: int, data: st.DataObject) -> None:
+    gvk, obj = OBJECTS[which]
+    paths = list(_paths(obj))
+    mutated = obj
+    for _ in range(data.draw(st.integers(0, 3))):
+        path = data.draw(st.sampled_from(paths))
+        if path:
+            with contextlib.suppress(KeyError, IndexError, TypeError):  # an earlier change removed it
+                mutated = _replace(mutated, path, data.draw(replacement))
+    for fast, slow in ((FAST, SLOW), (FAST_REQUIRED, SLOW_REQUIRED)):
+        found, expected = fast.check(gvk, mutated), slow.check(gvk, mutated)
+        assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
+        assert [e.type for e in found.errors] == [e.type for e in expected.errors]
+        assert found.warnings == expected.warnings
+
+
+def test_the_shortcuts_are_taken() -> None:
+    # Guard against a refactoring that silently disables them (the benchmark would show it later).
+    claim = next(obj for gvk, obj in OBJECTS if gvk.kind == "ResourceClaim" and "status" in obj)
+    consumer_node = _find_struct_with_fields(
+        FAST, GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim"), {"uid", "name", "resource"}
+    )
+    assert {"uid", "name", "resource"} <= consumer_node.string_fields
+    assert FAST.check(GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim"), claim).errors == []
+
+
+def _find_struct_with_fields(checker: StructuralChecker, gvk: GroupVersionKind, wanted: set[str]) -> _Struct:
+    pending: list[_Node] = [checker._roots[gvk]]
+    seen: set[int] = set()
+    while pending:
+        node = pending.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, _Struct):
+            if wanted <= set(node.fields):
+                return node
+            pending.extend(node.fields.values())
+        elif isinstance(node, _Array):
+            pending.append(node.items)
+        elif isinstance(node, _Map):
+            pending.append(node.values)
+    raise AssertionError(f"no struct with {wanted}")
