@@ -358,28 +358,13 @@ _YamlBase: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class KubeYamlLoader(_YamlBase):  # type: ignore[misc]
-    """PyYAML's (C) safe loader, resolving plain scalars as go-yaml v2 and building JSON objects."""
+    """PyYAML's (C) safe loader, resolving plain scalars as go-yaml v2. `_construct_fast` builds the
+    documents; the constructors registered here serve only explicitly tagged scalars."""
 
     def resolve(self, kind: Any, value: str, implicit: tuple[bool, bool]) -> str:
         if kind is yaml.ScalarNode and implicit[0]:
             return _YAML_MERGE_TAG if value == "<<" else _YAML_PLAIN_TAG
         return str(super().resolve(kind, value, implicit))
-
-
-def _construct_plain(loader: KubeYamlLoader, node: yaml.ScalarNode) -> Any:
-    return _sent_scalar(go_yaml_plain_scalar(node.value), node)
-
-
-def _construct_object(loader: KubeYamlLoader, node: yaml.MappingNode) -> Iterator[dict[str, Any]]:
-    obj: dict[str, Any] = {}
-    yield obj
-    loader.flatten_mapping(node)
-    for key_node, value_node in node.value:
-        if isinstance(key_node, yaml.ScalarNode) and key_node.tag == _YAML_PLAIN_TAG:
-            key = go_yaml_plain_scalar(key_node.value)
-        else:
-            key = loader.construct_object(key_node, deep=True)
-        obj[_go_map_key(key, key_node)] = loader.construct_object(value_node, deep=False)
 
 
 def _construct_tagged(construct: Callable[[Any, Any], Any]) -> Callable[[KubeYamlLoader, yaml.Node], Any]:
@@ -410,8 +395,6 @@ def _construct_binary(loader: KubeYamlLoader, node: yaml.ScalarNode) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
-KubeYamlLoader.add_constructor(_YAML_PLAIN_TAG, _construct_plain)
-KubeYamlLoader.add_constructor(_YAML_MAP_TAG, _construct_object)
 KubeYamlLoader.add_constructor(
     "tag:yaml.org,2002:int", _construct_tagged(yaml.constructor.SafeConstructor.construct_yaml_int)
 )
@@ -630,9 +613,6 @@ class OldObjects:
             return None
         return self.by_key.get(object_key(item, rules, self.request_namespace))
 
-    def __len__(self) -> int:
-        return len(self.by_key)
-
 
 def load_old_objects(
     paths: Sequence[str],
@@ -793,7 +773,7 @@ class ManifestJudge:
     def __init__(self, judge: Judge, options: ValidateOptions, old: OldObjects | None = None) -> None:
         self.judge = judge
         self.options = options
-        self.old = old or OldObjects()
+        self.old = old if old is not None else OldObjects()
 
     def judge_input(self, path: str, content: bytes | None = None) -> list[ObjectResult]:
         """Every result of one input, in document order; `content` is given for stdin."""
