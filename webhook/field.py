@@ -268,6 +268,8 @@ def go_float(value: float) -> str:
 
 def go_quote(text: str) -> str:
     """`strconv.Quote`: double-quoted, Go escapes, printable Unicode kept as is."""
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'  # nothing to escape: a 16 KiB value is quoted in microseconds, not milliseconds
     out = ['"']
     for char in text:
         code = ord(char)
