@@ -16,16 +16,18 @@ closed, idle keep-alive connections closed, in-flight reviews finished within th
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import logging
 import os
+import resource
 import signal
 import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import orjson
 from aiohttp import web
@@ -48,7 +50,7 @@ from webhook.logs import ACCESS_LOGGER, log_decision, request_fields
 from webhook.metrics import Metrics, single_process_registry
 from webhook.rules import REGISTRY
 from webhook.schemas import StructuralChecker
-from webhook.settings import ListenAddress, PolicySettings, Settings
+from webhook.settings import ConnectionLimits, ListenAddress, PolicySettings, Settings
 from webhook.tls import (
     CertificateError,
     CertificateReloader,
@@ -168,10 +170,16 @@ async def _read_review(request: web.Request, limit: int) -> AdmissionReview:
         raise _http_error(415, f"Content-Type must be application/json, got {request.content_type!r}")
     if request.content_length is not None and request.content_length > limit:
         raise _http_error(413, f"request body of {request.content_length} bytes exceeds the limit of {limit}")
+    body_timeout = request.app[SETTINGS_KEY].limits.body_timeout_seconds
     try:
-        body = await request.read()  # aiohttp stops reading at client_max_size (413)
+        async with asyncio.timeout(body_timeout):
+            body = await request.read()  # aiohttp stops reading at client_max_size (413)
     except web.HTTPRequestEntityTooLarge:
         raise _http_error(413, f"request body exceeds the limit of {limit} bytes") from None
+    except TimeoutError:  # a slowly sent body (SECURITY.md): answered, and the connection closed
+        error = _http_error(408, f"request body not received within {body_timeout:g}s")
+        error.force_close()
+        raise error from None
     try:
         return parse_review(body)
     except UnreadableReview as unreadable:
@@ -382,6 +390,199 @@ def _every(
     return context
 
 
+# --- slow and abusive clients -----------------------------------------------------------------------
+
+# After an error answer to a request whose body was not read (413, 408), aiohttp reads and drops the
+# rest before closing, so that the client sees the answer rather than a reset; its default of 10 s
+# would let a slow client hold the connection 10 s more.
+LINGER_SECONDS: Final = 2.0
+# Open files kept free of connections: listeners, certificate and log files, the metrics listener.
+RESERVED_FILE_DESCRIPTORS: Final = 64
+
+
+_CLOSING_REASONS: Final = {
+    "slow-head": "no complete request head within the header timeout",
+    "slow-write": "the client has not read its answer within the write timeout",
+    "evicted": "the connection limit is reached: closing the connection idle for the longest",
+    "refused": "the connection limit is reached and every connection is busy: refusing a new one",
+}
+
+
+class ConnectionGuard:
+    """The bounds aiohttp lacks, for every connection of one server (settings.ConnectionLimits).
+
+    aiohttp limits header sizes, queues at most 32 pipelined requests per connection, and closes a
+    connection idle for `keepalive_timeout`; it has no deadline on a request's head, none on an
+    answer the client does not read, and no connection limit. The guard sits in front of aiohttp's
+    protocol on each connection (`wrap`) and adds, as Go's net/http server has them:
+
+    * a head deadline, from the connection's start or the first byte of a later request to the
+      moment a handler runs (ReadHeaderTimeout): slowloris headers;
+    * a write deadline, while an answer is blocked by a client that stopped reading (WriteTimeout);
+    * a connection limit: past it, the connection idle for the longest is closed to make room (a
+      slowloris connection counts as idle), or the new connection if all are busy.
+
+    The body deadline is the handler's (`_read_review`). Each closing is counted in `closed`.
+    """
+
+    def __init__(self, limits: ConnectionLimits, *, loop: asyncio.AbstractEventLoop) -> None:
+        self.limits = limits
+        self.loop = loop
+        self.max_connections = min(limits.max_connections, _open_file_budget())
+        self.open: dict[asyncio.BaseProtocol, GuardedConnection] = {}  # aiohttp's protocol -> guard
+        self.closed: collections.Counter[str] = collections.Counter()
+
+    def wrap(self, make_protocol: Callable[[], asyncio.Protocol]) -> Callable[[], asyncio.Protocol]:
+        """The protocol factory to listen with: aiohttp's, behind a `GuardedConnection`."""
+        return lambda: GuardedConnection(make_protocol(), self)
+
+    def admit(self, connection: GuardedConnection) -> bool:
+        if len(self.open) >= self.max_connections:
+            idle = [other for other in self.open.values() if not other.in_request]
+            if not idle:
+                self.count_closing("refused")
+                return False
+            min(idle, key=lambda other: other.last_active).close("evicted")
+        self.open[connection.inner] = connection
+        return True
+
+    def release(self, connection: GuardedConnection) -> None:
+        self.open.pop(connection.inner, None)
+
+    def count_closing(self, reason: str) -> None:
+        self.closed[reason] += 1
+        log.debug("closing a connection: %s", _CLOSING_REASONS[reason], extra={"reason": reason})
+
+    @web.middleware
+    async def middleware(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Tells each connection when a request's head is complete (its handler runs) and when it is
+        done: the head deadline stops at the first, the connection is idle again after the second."""
+        connection = self.open.get(request.protocol)
+        if connection is None:  # not a guarded connection (a test client, a closing one)
+            return await handler(request)
+        connection.request_started()
+        try:
+            return await handler(request)
+        finally:
+            connection.request_finished()
+
+
+class GuardedConnection(asyncio.Protocol):
+    """aiohttp's protocol for one connection, behind the guard's deadlines (see `ConnectionGuard`)."""
+
+    def __init__(self, inner: asyncio.Protocol, guard: ConnectionGuard) -> None:
+        self.inner = inner
+        self.guard = guard
+        self.transport: asyncio.Transport | None = None
+        self.in_request = False
+        self.last_active = guard.loop.time()
+        self._admitted = False
+        self._head_deadline: asyncio.TimerHandle | None = None
+        self._write_deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
+        if not self.guard.admit(self):
+            self.transport.abort()
+            return
+        self._admitted = True
+        self._arm_head_deadline()
+        self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.last_active = self.guard.loop.time()
+        if not self.in_request and self._head_deadline is None:
+            self._arm_head_deadline()  # the first bytes of the next request
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        # The transport's buffer is full: the client is not reading. Resumed below when it drains.
+        if self._write_deadline is None:
+            self._write_deadline = self.guard.loop.call_later(
+                self.guard.limits.write_timeout_seconds, self.close, "slow-write"
+            )
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self._cancel_write_deadline()
+        self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_head_deadline()
+        self._cancel_write_deadline()
+        self.guard.release(self)
+        if self._admitted:
+            self.inner.connection_lost(exc)
+
+    def request_started(self) -> None:
+        self.in_request = True
+        self._cancel_head_deadline()
+
+    def request_finished(self) -> None:
+        self.in_request = False
+        self.last_active = self.guard.loop.time()
+
+    def close(self, reason: str) -> None:
+        """Drop the connection at once (abort: a close would wait to flush to a client that does
+        not read)."""
+        self.guard.count_closing(reason)
+        self.guard.release(self)  # room for the next connection now, not when the loss is reported
+        if self.transport is not None:
+            self.transport.abort()
+
+    def _arm_head_deadline(self) -> None:
+        self._head_deadline = self.guard.loop.call_later(
+            self.guard.limits.header_timeout_seconds, self._head_overdue
+        )
+
+    def _head_overdue(self) -> None:
+        self._head_deadline = None
+        if not self.in_request:
+            self.close("slow-head")
+
+    def _cancel_head_deadline(self) -> None:
+        if self._head_deadline is not None:
+            self._head_deadline.cancel()
+            self._head_deadline = None
+
+    def _cancel_write_deadline(self) -> None:
+        if self._write_deadline is not None:
+            self._write_deadline.cancel()
+            self._write_deadline = None
+
+
+def _open_file_budget() -> int:
+    """The connections the open-file limit allows, after raising its soft limit to the hard one (as Go
+    programs do at start-up since Go 1.19)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    return max(soft - RESERVED_FILE_DESCRIPTORS, 1)
+
+
+class GuardedAppRunner(web.AppRunner):
+    """An AppRunner whose sites listen through a `ConnectionGuard` (aiohttp's sites take their protocol
+    factory from `runner.server`; aiohttp's own shutdown still sees its real Server)."""
+
+    def __init__(self, app: web.Application, *, guard: ConnectionGuard, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.guard = guard
+        app.middlewares.insert(0, guard.middleware)
+
+    @property
+    def server(self) -> Any:
+        server = super().server
+        return None if server is None else self.guard.wrap(server)
+
+
 # --- one process's server ---------------------------------------------------------------------------
 
 
@@ -438,12 +639,15 @@ class WebhookServer:
         if watcher is not None:
             attach_config_watcher(app, watcher)
         self.app = app
-        runner = web.AppRunner(
+        runner = GuardedAppRunner(
             app,
+            guard=ConnectionGuard(settings.limits, loop=asyncio.get_running_loop()),
             handle_signals=False,
             access_log_class=StructuredAccessLogger,
             access_log=logging.getLogger(ACCESS_LOGGER) if settings.access_log else None,
             shutdown_timeout=FINAL_SHUTDOWN_TIMEOUT_SECONDS,
+            keepalive_timeout=settings.limits.idle_timeout_seconds,
+            lingering_time=LINGER_SECONDS,
         )
         await runner.setup()
         self._runner = runner

@@ -1,0 +1,368 @@
+"""Faults while serving, and what the webhook does about each (docs/robustness.md, "Faults"):
+
+* certificate files removed or corrupted: the pair in memory keeps serving, the refusal is logged
+  once, a good pair written later is picked up;
+* the disk full when logging: every answer still goes out; the lost log lines are the only loss;
+* a worker killed in the middle of requests: its clients see a connection error (never a wrong
+  answer; kube-apiserver then applies the webhook's failurePolicy), the other workers' requests are
+  answered, and a replacement worker serves;
+* SIGTERM while abusive clients hold connections: the server still exits 0, promptly.
+
+The happy paths (SIGTERM during a burst, a killed worker replaced) are tests/test_workers.py's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import io
+import logging
+import os
+import shutil
+import signal
+import socket
+import ssl
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any, cast
+
+import orjson
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient
+from cryptography import x509
+
+from tests.fuzz.abuse import (
+    TEST_LIMITS,
+    Abuse,
+    GuardedServer,
+    close_quietly,
+    guarded_server,
+    open_tls,
+    read_response,
+    request_head,
+    review_body,
+)
+from tests.fuzz.seeds import admission_review, seed
+from tests.live_server import HeldRequest, development_certificates, wait_for
+from webhook.admission import Judge
+from webhook.logs import configure_logging
+from webhook.server import create_app
+from webhook.settings import LogFormat, Settings
+
+JSON = {"Content-Type": "application/json"}
+
+
+@pytest.fixture(scope="module")
+def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return development_certificates(tmp_path_factory.mktemp("certs"))
+
+
+def copy_certs(source: Path, target: Path) -> Path:
+    shutil.copytree(source, target)
+    return target
+
+
+async def review_over(
+    port: int, tls: ssl.SSLContext, uid: str, *, kind: str = "ResourceClaim"
+) -> dict[str, Any]:
+    reader, writer = await open_tls(port, tls)
+    try:
+        body = review_body(uid, kind)
+        writer.write(request_head(len(body), port=port) + body)
+        status, _, answer = await read_response(reader)
+        assert status == 200
+        document: dict[str, Any] = orjson.loads(answer)
+        assert document["response"]["uid"] == uid
+        return document
+    finally:
+        close_quietly(writer)
+
+
+def served_serial(port: int, cafile: Path) -> int:
+    """The serial number of the certificate a new connection is served."""
+    context = ssl.create_default_context(cafile=str(cafile))
+    with (
+        socket.create_connection(("127.0.0.1", port), timeout=10) as raw,
+        context.wrap_socket(raw, server_hostname="127.0.0.1") as connection,
+    ):
+        der = connection.getpeercert(binary_form=True)
+    assert der is not None
+    return x509.load_der_x509_certificate(der).serial_number
+
+
+# --- certificates -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "fault", ["files removed", "directory removed", "files corrupted", "key of another pair"]
+)
+async def test_a_broken_certificate_on_disk_never_stops_the_serving(
+    tmp_path: Path, cert_dir: Path, fault: str
+) -> None:
+    live = copy_certs(cert_dir, tmp_path / "live")
+    with guarded_server(tmp_path, live, cert_reload_interval_seconds=0.1) as server:
+        tls = server.client_tls()
+        serial = served_serial(server.port, live / "ca.crt")
+        reader, writer = await open_tls(server.port, tls)  # a kept-alive connection across the fault
+        if fault == "files removed":
+            (live / "tls.crt").unlink()
+            (live / "tls.key").unlink()
+        elif fault == "directory removed":
+            shutil.rmtree(live)
+        elif fault == "files corrupted":
+            (live / "tls.crt").write_bytes(b"-----BEGIN CERTIFICATE-----\ngarbage\n")
+            (live / "tls.key").write_bytes(os.urandom(300))
+        else:
+            development_certificates(tmp_path / "other")
+            shutil.copy(tmp_path / "other" / "tls.key", live / "tls.key")
+        wait_for(
+            lambda: any(
+                "refusing the new certificate pair" in line.get("msg", "") for line in server.log_lines()
+            ),
+            timeout=10,
+            what="the reloader to refuse the broken pair",
+        )
+        await asyncio.sleep(0.5)  # several more checks: refused once, not on every check
+        refusals = [line for line in server.log_lines() if "refusing" in line.get("msg", "")]
+        assert len(refusals) == 1
+        body = review_body("kept-alive")
+        writer.write(request_head(len(body), port=server.port) + body)
+        status, _, _ = await read_response(reader)
+        assert status == 200
+        close_quietly(writer)
+        await review_over(server.port, tls, "new-connection")
+        assert served_serial(server.port, cert_dir / "ca.crt") == serial  # still the pair in memory
+        assert server.stop() == 0
+
+
+async def test_a_good_pair_written_after_a_broken_one_is_served(tmp_path: Path, cert_dir: Path) -> None:
+    live = copy_certs(cert_dir, tmp_path / "live")
+    with guarded_server(tmp_path, live, cert_reload_interval_seconds=0.1) as server:
+        old_serial = served_serial(server.port, live / "ca.crt")
+        (live / "tls.crt").unlink()
+        wait_for(
+            lambda: any("refusing" in line.get("msg", "") for line in server.log_lines()),
+            timeout=10,
+            what="the refusal",
+        )
+        # A new serving pair from the same development CA (cert-manager renewing the Secret).
+        (live / "tls.key").unlink()
+        development_certificates(live)
+        wait_for(
+            lambda: served_serial(server.port, live / "ca.crt") != old_serial,
+            timeout=10,
+            what="the new pair to be served",
+        )
+        await review_over(server.port, server.client_tls(), "after-the-rotation")
+        assert server.stop() == 0
+
+
+# --- the disk full ----------------------------------------------------------------------------------
+
+
+class FullDisk(io.TextIOBase):
+    """A stream on a full disk: every write fails with ENOSPC, as /dev/full does."""
+
+    def __init__(self) -> None:
+        self.attempts = 0
+
+    def write(self, text: str) -> int:
+        self.attempts += 1
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def flush(self) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def writable(self) -> bool:
+        return True
+
+
+class CrashingJudge(Judge):
+    """A judge whose rules crash: the internal-error path, which logs a stack trace."""
+
+    def _judge(self, request: Any) -> Any:
+        raise RuntimeError("a rule crashed")
+
+
+@pytest.fixture
+def full_disk_logging(monkeypatch: pytest.MonkeyPatch) -> Iterator[FullDisk]:
+    """Every log record of the process goes to a full disk, and so does stderr (where `logging`
+    reports its own failures)."""
+    disk = FullDisk()
+    root = logging.getLogger()
+    saved_handlers, saved_level = list(root.handlers), root.level
+    monkeypatch.setattr(sys, "stderr", disk)
+    configure_logging(level="debug", log_format=LogFormat.JSON, stream=cast(IO[str], disk))
+    try:
+        yield disk
+    finally:
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        for handler in saved_handlers:
+            root.addHandler(handler)
+        root.setLevel(saved_level)
+
+
+async def test_the_disk_full_when_logging_loses_log_lines_and_no_answer(
+    aiohttp_client: Any, full_disk_logging: FullDisk
+) -> None:
+    settings = Settings(access_log=True)
+    client: TestClient[web.Request, web.Application] = await aiohttp_client(create_app(settings))
+    claim = seed("ResourceClaim")
+    claim["spec"]["resourceClassName"] = "Not A Name"  # denied, so logged
+    for uid, document in (
+        ("allowed", admission_review(seed("ResourceClaim"), kind="ResourceClaim", uid="allowed")),
+        ("denied", admission_review(claim, kind="ResourceClaim", uid="denied")),
+    ):
+        response = await client.post("/validate", data=orjson.dumps(document), headers=JSON)
+        assert response.status == 200
+        answer = await response.json()
+        assert answer["response"]["uid"] == uid
+        assert answer["response"]["allowed"] is (uid == "allowed")
+    assert full_disk_logging.attempts > 0  # the denial was logged, or tried to be
+
+
+async def test_the_disk_full_when_logging_an_internal_error(
+    aiohttp_client: Any, full_disk_logging: FullDisk
+) -> None:
+    base = Judge.build()
+    judge = CrashingJudge(
+        policy=base.policy, namespace_policy=base.namespace_policy, structural=base.structural
+    )
+    client: TestClient[web.Request, web.Application] = await aiohttp_client(
+        create_app(Settings(), judge=judge)
+    )
+    document = admission_review(seed("ResourceClaim"), kind="ResourceClaim", uid="crash")
+    response = await client.post("/validate", data=orjson.dumps(document), headers=JSON)
+    assert response.status == 200
+    answer = (await response.json())["response"]
+    assert answer["uid"] == "crash" and answer["status"]["code"] == 500
+    assert full_disk_logging.attempts > 0
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+async def test_a_server_whose_log_stream_is_dev_full_serves_and_stops(tmp_path: Path, cert_dir: Path) -> None:
+    """The real thing: every write to stderr fails with ENOSPC, from the first log line on."""
+    with guarded_server(tmp_path, cert_dir, stderr_path="/dev/full", access_log=True) as server:
+        tls = server.client_tls()
+        claim = seed("ResourceClaim")
+        claim["spec"]["resourceClassName"] = "Not A Name"
+        for i in range(20):
+            await review_over(server.port, tls, f"allowed-{i}")
+        reader, writer = await open_tls(server.port, tls)
+        body = orjson.dumps(admission_review(claim, kind="ResourceClaim", uid="denied"))
+        writer.write(request_head(len(body), port=server.port) + body)
+        status, _, answer = await read_response(reader)
+        close_quietly(writer)
+        assert status == 200 and orjson.loads(answer)["response"]["allowed"] is False
+        assert server.stop() == 0
+
+
+# --- a worker killed mid-request --------------------------------------------------------------------
+
+
+def socket_inodes(pid: int) -> set[str]:
+    inodes = set()
+    with contextlib.suppress(FileNotFoundError, PermissionError):
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+    return inodes
+
+
+def server_side_inode(server_port: int, client_port: int) -> str | None:
+    """The inode of the server's socket of the loopback connection from `client_port`."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(FileNotFoundError), open(table) as lines:
+            for line in list(lines)[1:]:
+                fields = line.split()
+                local_port = int(fields[1].rsplit(":", 1)[1], 16)
+                remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+                if local_port == server_port and remote_port == client_port:
+                    return fields[9]
+    return None
+
+
+def worker_pids(server: GuardedServer) -> list[int]:
+    return [
+        line["workerPid"] for line in server.log_lines() if "workerPid" in line and "started" in line["msg"]
+    ]
+
+
+async def test_a_worker_killed_mid_request_fails_only_its_own_requests(
+    tmp_path: Path, cert_dir: Path
+) -> None:
+    limits = {**TEST_LIMITS, "body_timeout_seconds": 30.0}
+    with guarded_server(tmp_path, cert_dir, limits=limits, workers=2) as server:
+        wait_for(lambda: len(worker_pids(server)) == 2, timeout=30, what="two workers")
+        wait_for(
+            lambda: sum("serving https" in line.get("msg", "") for line in server.log_lines()) == 2,
+            timeout=30,
+            what="both workers serving",
+        )
+        pids = worker_pids(server)
+        tls = server.client_tls()
+        held: dict[int, list[HeldRequest]] = {pid: [] for pid in pids}
+        for attempt in range(60):  # SO_REUSEPORT spreads connections; hold some on each worker
+            request = await HeldRequest.open(
+                server.port, tls, review_body(f"held-{attempt}"), uid=f"held-{attempt}"
+            )
+            client_port: int = request._writer.get_extra_info("sockname")[1]
+
+            def listed(port: int = client_port) -> str | None:
+                return server_side_inode(server.port, port)
+
+            inode = wait_for(listed, timeout=5, what="the server's socket of the connection")
+            owner = next((pid for pid in pids if inode in socket_inodes(pid)), None)
+            assert owner is not None
+            held[owner].append(request)
+            if all(len(requests) >= 2 for requests in held.values()):
+                break
+        victim, survivor = pids
+        assert held[victim] and held[survivor], "the kernel never spread the connections"
+        os.kill(victim, signal.SIGKILL)  # a process of the server this test started
+        for request in held[victim]:
+            with pytest.raises((ConnectionError, asyncio.IncompleteReadError, ssl.SSLError, ValueError)):
+                await request.finish()
+        for request in held[survivor]:
+            status, answer = await request.finish()
+            assert status == 200 and answer["response"] == {"uid": request.uid, "allowed": True}
+        wait_for(lambda: len(worker_pids(server)) == 3, timeout=30, what="a replacement worker")
+        for i in range(10):
+            await review_over(server.port, tls, f"after-{i}")
+        assert server.stop() == 0
+
+
+# --- SIGTERM while abusers hold connections ---------------------------------------------------------
+
+
+async def test_sigterm_under_abuse_answers_the_accepted_review_and_exits_promptly(
+    tmp_path: Path, cert_dir: Path
+) -> None:
+    grace = 5.0
+    with guarded_server(tmp_path, cert_dir, grace_period_seconds=grace) as server:
+        tls = server.client_tls()
+        abuse = Abuse(server.port, tls)
+        await abuse.slowloris(10)
+        await abuse.slow_bodies(5)
+        await abuse.non_readers(1)
+        await abuse.idle_crowd(50)
+        held = await HeldRequest.open(server.port, tls, review_body("accepted"), uid="accepted")
+        await asyncio.sleep(0.5)
+        started = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        status, answer = await held.finish()
+        assert status == 200 and answer["response"]["uid"] == "accepted"
+        code = await asyncio.to_thread(server.process.wait, 30)
+        took = time.monotonic() - started
+        print(f"stopped {took:.2f}s after SIGTERM")
+        await abuse.stop()
+        assert code == 0
+        # A slow body ends at its deadline (1 s) instead of holding the shutdown for the grace period.
+        assert took < grace, took
