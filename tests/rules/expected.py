@@ -1,5 +1,5 @@
-"""What the rule tests expect: errors as `(type, field, str(err))` rows, and apimachinery's
-validation messages verbatim, as the API server prints them.
+"""What the rule tests expect: errors as `(type, field, str(err))` rows (or `(wire reason, str(err))`
+reason rows), and apimachinery's validation messages verbatim, as the API server prints them.
 
 The messages are written out here rather than imported from `webhook.rules`, so that a changed
 message in the rules fails the tests instead of changing what they expect.
@@ -16,6 +16,13 @@ Row = tuple[ErrorType, str, str]
 
 def rendered(errs: list[FieldError]) -> list[Row]:
     return [(err.type, err.field, str(err)) for err in errs]
+
+
+ReasonRow = tuple[str, str]  # (cause reason on the wire, str(err) = "<field>: <body>")
+
+
+def rendered_reasons(errs: list[FieldError]) -> list[ReasonRow]:
+    return [(err.type.value, str(err)) for err in errs]
 
 
 # A value every name check refuses, and a label value with spaces (the Go tests' badName/badValue).

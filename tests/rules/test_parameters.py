@@ -11,7 +11,7 @@ import pytest
 
 import webhook.cel as cel
 from tests.rules.expected import BAD, LABEL_MSG, MODEL_REQUIRED_MSG, SUBDOMAIN_MSG, Row, rendered
-from tests.rules.objectmeta_rows import Case, object_meta_cases
+from tests.rules.objectmeta_rows import Case, object_meta_cases, with_metadata
 from webhook.field import ErrorType, FieldError, FieldPath
 from webhook.rules.v1alpha2.parameters import (
     RESOURCE_CLAIM_PARAMETERS,
@@ -26,11 +26,8 @@ GOOD = "foo"
 
 
 def parameters(kind: str, name: str = GOOD, namespace: str = GOOD, **fields: Any) -> dict[str, Any]:
-    """`testResourceClaimParameters` / `testResourceClassParameters`; `metadata_*` keys go into metadata."""
-    metadata: dict[str, Any] = {"name": name, "namespace": namespace}
-    for key in list(fields):
-        if key.startswith("metadata_"):
-            metadata[key.removeprefix("metadata_")] = fields.pop(key)
+    """`testResourceClaimParameters` / `testResourceClassParameters` with extra top-level fields."""
+    metadata = {"name": name, "namespace": namespace}
     return {"apiVersion": "resource.k8s.io/v1alpha2", "kind": kind, "metadata": metadata, **fields}
 
 
@@ -265,7 +262,7 @@ def test_claim_parameters_create(obj: dict[str, Any], expected: list[Row]) -> No
 
 
 def old_claim_parameters(**fields: Any) -> dict[str, Any]:
-    return claim_parameters("valid", "valid", metadata_resourceVersion="1", **fields)
+    return with_metadata(claim_parameters("valid", "valid", **fields), resourceVersion="1")
 
 
 @pytest.mark.parametrize(
@@ -273,7 +270,7 @@ def old_claim_parameters(**fields: Any) -> dict[str, Any]:
     [
         (old_claim_parameters(), []),
         (
-            claim_parameters("valid-update", "valid", metadata_resourceVersion="1"),
+            with_metadata(old_claim_parameters(), name="valid-update"),
             [
                 (
                     ErrorType.INVALID,
@@ -498,7 +495,7 @@ def test_class_parameters_create(obj: dict[str, Any], expected: list[Row]) -> No
 
 
 def old_class_parameters(**fields: Any) -> dict[str, Any]:
-    return class_parameters("valid", "valid", metadata_resourceVersion="1", **fields)
+    return with_metadata(class_parameters("valid", "valid", **fields), resourceVersion="1")
 
 
 @pytest.mark.parametrize(
@@ -506,7 +503,7 @@ def old_class_parameters(**fields: Any) -> dict[str, Any]:
     [
         (old_class_parameters(), []),
         (
-            class_parameters("valid-update", "valid", metadata_resourceVersion="1"),
+            with_metadata(old_class_parameters(), name="valid-update"),
             [
                 (
                     ErrorType.INVALID,

@@ -13,11 +13,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.rules.expected import ALLOCATION_MODES_MSG, BAD, MODEL_REQUIRED_MSG, SUBDOMAIN_MSG
-from tests.rules.expected import Row as FieldRow
-from tests.rules.expected import rendered as rendered_with_field
+from tests.rules.expected import (
+    ALLOCATION_MODES_MSG,
+    BAD,
+    MODEL_REQUIRED_MSG,
+    SUBDOMAIN_MSG,
+    ReasonRow,
+    Row,
+    rendered,
+    rendered_reasons,
+)
 from tests.rules.objectmeta_rows import object_meta_cases
-from webhook.field import FieldError, aggregate_message
+from webhook.field import aggregate_message
 from webhook.rules.v1alpha2.resourceclaim import (
     RESOURCE_CLAIM,
     validate_claim,
@@ -27,12 +34,7 @@ from webhook.rules.v1alpha2.resourceclaim import (
 
 NEW_ENTRIES = "new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set"
 
-Row = tuple[str, str]  # (cause reason on the wire, str(err) = "<field>: <body>")
 Mutation = Callable[[dict[str, Any]], None]
-
-
-def rendered(errs: list[FieldError]) -> list[Row]:
-    return [(err.type.value, str(err)) for err in errs]
 
 
 def claim(**spec: Any) -> dict[str, Any]:
@@ -89,7 +91,7 @@ DELETE = object()
 
 # --- create ---------------------------------------------------------------------------------------
 
-CREATE_ROWS: list[tuple[str, dict[str, Any], list[Row]]] = [
+CREATE_ROWS: list[tuple[str, dict[str, Any], list[ReasonRow]]] = [
     ("good claim", claim(), []),
     (
         "name is required",
@@ -193,9 +195,9 @@ CREATE_ROWS: list[tuple[str, dict[str, Any], list[Row]]] = [
 @pytest.mark.parametrize(
     ("obj", "expected"), [row[1:] for row in CREATE_ROWS], ids=[r[0] for r in CREATE_ROWS]
 )
-def test_create(obj: dict[str, Any], expected: list[Row]) -> None:
-    assert rendered(validate_claim(obj)) == expected
-    assert rendered(RESOURCE_CLAIM.validate_create(obj)) == expected
+def test_create(obj: dict[str, Any], expected: list[ReasonRow]) -> None:
+    assert rendered_reasons(validate_claim(obj)) == expected
+    assert rendered_reasons(RESOURCE_CLAIM.validate_create(obj)) == expected
 
 
 OBJECT_META_CASES = object_meta_cases(claim(), namespaced=True)
@@ -204,9 +206,9 @@ OBJECT_META_CASES = object_meta_cases(claim(), namespaced=True)
 @pytest.mark.parametrize(
     ("obj", "expected"), [c[1:] for c in OBJECT_META_CASES], ids=[c[0] for c in OBJECT_META_CASES]
 )
-def test_create_object_meta(obj: dict[str, Any], expected: list[FieldRow]) -> None:
+def test_create_object_meta(obj: dict[str, Any], expected: list[Row]) -> None:
     # The ObjectMeta rows of the Go table, with the field as well as the full text.
-    assert rendered_with_field(validate_claim(obj)) == expected
+    assert rendered(validate_claim(obj)) == expected
 
 
 # --- update ---------------------------------------------------------------------------------------
@@ -225,7 +227,7 @@ def spec_change(**spec: Any) -> Mutation:
     return mutate
 
 
-UPDATE_ROWS: list[tuple[str, Mutation, list[Row]]] = [
+UPDATE_ROWS: list[tuple[str, Mutation, list[ReasonRow]]] = [
     ("no-op update", lambda obj: None, []),
     (
         "the class name is immutable",
@@ -294,15 +296,15 @@ UPDATE_ROWS: list[tuple[str, Mutation, list[Row]]] = [
 @pytest.mark.parametrize(
     ("mutate", "expected"), [row[1:] for row in UPDATE_ROWS], ids=[r[0] for r in UPDATE_ROWS]
 )
-def test_update(mutate: Mutation, expected: list[Row]) -> None:
+def test_update(mutate: Mutation, expected: list[ReasonRow]) -> None:
     old = copy.deepcopy(VALID_FOR_UPDATE)
-    assert rendered(validate_claim_update(updated(old, mutate), old)) == expected
+    assert rendered_reasons(validate_claim_update(updated(old, mutate), old)) == expected
 
 
 def test_spec_immutability_tells_an_explicit_empty_parameters_ref_from_an_absent_one() -> None:
     old = claim()
     new = claim(parametersRef={})
-    assert rendered(validate_claim_update(new, old)) == [
+    assert rendered_reasons(validate_claim_update(new, old)) == [
         (
             "FieldValueInvalid",
             'spec: Invalid value: {"resourceClassName":"valid","allocationMode":"WaitForFirstConsumer",'
@@ -335,7 +337,7 @@ def test_update_reports_each_error_once_in_validate_claim_update_order() -> None
         f'spec: Invalid value: {{"resourceClassName":"{BAD}","allocationMode":"Immediate"}}: field is immutable',
     )
     errs = RESOURCE_CLAIM.validate_update(new, old)
-    assert rendered(errs) == [immutable, bad_class]
+    assert rendered_reasons(errs) == [immutable, bad_class]
     assert aggregate_message(errs) == f"[{immutable[1]}, {bad_class[1]}]"
 
 
@@ -353,7 +355,7 @@ def structured(**fields: Any) -> dict[str, Any]:
     return {"driverName": "valid", "allocation": {"resourceHandles": [handle(structuredData=fields)]}}
 
 
-STATUS_ROWS: list[tuple[str, dict[str, Any], Mutation, list[Row]]] = [
+STATUS_ROWS: list[tuple[str, dict[str, Any], Mutation, list[ReasonRow]]] = [
     ("no-op update", VALID, lambda obj: None, []),
     ("adding the driver name", VALID, set_status(driverName="valid"), []),
     (
@@ -680,18 +682,18 @@ STATUS_ROWS: list[tuple[str, dict[str, Any], Mutation, list[Row]]] = [
 @pytest.mark.parametrize(
     ("old", "mutate", "expected"), [row[1:] for row in STATUS_ROWS], ids=[r[0] for r in STATUS_ROWS]
 )
-def test_status_update(old: dict[str, Any], mutate: Mutation, expected: list[Row]) -> None:
+def test_status_update(old: dict[str, Any], mutate: Mutation, expected: list[ReasonRow]) -> None:
     old = copy.deepcopy(old)
     new = updated(old, mutate)
-    assert rendered(validate_claim_status_update(new, old)) == expected
+    assert rendered_reasons(validate_claim_status_update(new, old)) == expected
     assert RESOURCE_CLAIM.validate_status_update is not None
-    assert rendered(RESOURCE_CLAIM.validate_status_update(new, old)) == expected
+    assert rendered_reasons(RESOURCE_CLAIM.validate_status_update(new, old)) == expected
 
 
 def test_reserved_for_cannot_grow_while_deallocation_is_requested() -> None:
     old = copy.deepcopy(DEALLOCATING)
     new = updated(old, set_status(reservedFor=[consumer(1)]))
-    assert rendered(validate_claim_status_update(new, old)) == [
+    assert rendered_reasons(validate_claim_status_update(new, old)) == [
         ("FieldValueForbidden", f"status.reservedFor: Forbidden: {NEW_ENTRIES}")
     ]
 
@@ -709,7 +711,7 @@ def test_a_changed_consumer_counts_as_a_new_entry_while_deleting() -> None:
         lambda obj: obj["metadata"].update(deletionTimestamp="2024-05-01T12:00:00Z"),
     )
     new = updated(old, set_status(reservedFor=[consumer(1, name="renamed")]))
-    assert rendered(validate_claim_status_update(new, old)) == [
+    assert rendered_reasons(validate_claim_status_update(new, old)) == [
         ("FieldValueForbidden", f"status.reservedFor: Forbidden: {NEW_ENTRIES}")
     ]
 
@@ -720,7 +722,7 @@ def test_the_deletion_rule_looks_at_the_new_objects_deletion_timestamp() -> None
     old = copy.deepcopy(ALLOCATED)
     new = updated(old, set_status(reservedFor=[consumer(1)]))
     new["metadata"]["deletionTimestamp"] = "2024-05-01T12:00:00Z"
-    assert rendered(validate_claim_status_update(new, old)) == [
+    assert rendered_reasons(validate_claim_status_update(new, old)) == [
         (
             "FieldValueInvalid",
             "metadata.deletionTimestamp: Invalid value: 2024-05-01 12:00:00 +0000 UTC: field is immutable",

@@ -8,23 +8,25 @@ from typing import Any
 
 import pytest
 
-from tests.rules.expected import ALLOCATION_MODES_MSG, BAD, LABEL_VALUE_MSG, SUBDOMAIN_MSG
-from tests.rules.expected import Row as FieldRow
-from tests.rules.expected import rendered as rendered_with_field
+from tests.rules.expected import (
+    ALLOCATION_MODES_MSG,
+    BAD,
+    LABEL_VALUE_MSG,
+    SUBDOMAIN_MSG,
+    ReasonRow,
+    Row,
+    rendered,
+    rendered_reasons,
+)
 from tests.rules.objectmeta_rows import object_meta_cases
-from webhook.field import FieldError, aggregate_message
+from webhook.field import aggregate_message
 from webhook.rules.v1alpha2.resourceclaimtemplate import (
     RESOURCE_CLAIM_TEMPLATE,
     validate_claim_template,
     validate_claim_template_update,
 )
 
-Row = tuple[str, str]
 Mutation = Callable[[dict[str, Any]], None]
-
-
-def rendered(errs: list[FieldError]) -> list[Row]:
-    return [(err.type.value, str(err)) for err in errs]
 
 
 def template(metadata: dict[str, Any] | None = None, **claim_spec: Any) -> dict[str, Any]:
@@ -42,7 +44,7 @@ def template(metadata: dict[str, Any] | None = None, **claim_spec: Any) -> dict[
     }
 
 
-CREATE_ROWS: list[tuple[str, dict[str, Any], list[Row]]] = [
+CREATE_ROWS: list[tuple[str, dict[str, Any], list[ReasonRow]]] = [
     ("good template", template(), []),
     (
         "labels and annotations may be set in spec.metadata",
@@ -127,9 +129,9 @@ CREATE_ROWS: list[tuple[str, dict[str, Any], list[Row]]] = [
 @pytest.mark.parametrize(
     ("obj", "expected"), [row[1:] for row in CREATE_ROWS], ids=[r[0] for r in CREATE_ROWS]
 )
-def test_create(obj: dict[str, Any], expected: list[Row]) -> None:
-    assert rendered(validate_claim_template(obj)) == expected
-    assert rendered(RESOURCE_CLAIM_TEMPLATE.validate_create(obj)) == expected
+def test_create(obj: dict[str, Any], expected: list[ReasonRow]) -> None:
+    assert rendered_reasons(validate_claim_template(obj)) == expected
+    assert rendered_reasons(RESOURCE_CLAIM_TEMPLATE.validate_create(obj)) == expected
 
 
 OBJECT_META_CASES = object_meta_cases(template(), namespaced=True)
@@ -138,9 +140,9 @@ OBJECT_META_CASES = object_meta_cases(template(), namespaced=True)
 @pytest.mark.parametrize(
     ("obj", "expected"), [c[1:] for c in OBJECT_META_CASES], ids=[c[0] for c in OBJECT_META_CASES]
 )
-def test_create_object_meta(obj: dict[str, Any], expected: list[FieldRow]) -> None:
+def test_create_object_meta(obj: dict[str, Any], expected: list[Row]) -> None:
     # The ObjectMeta rows of the Go table, with the field as well as the full text.
-    assert rendered_with_field(validate_claim_template(obj)) == expected
+    assert rendered(validate_claim_template(obj)) == expected
 
 
 def change(*path: str, value: Any) -> Mutation:
@@ -153,7 +155,7 @@ def change(*path: str, value: Any) -> Mutation:
     return mutate
 
 
-UPDATE_ROWS: list[tuple[str, dict[str, Any], Mutation, list[Row]]] = [
+UPDATE_ROWS: list[tuple[str, dict[str, Any], Mutation, list[ReasonRow]]] = [
     ("no-op update", template(), lambda obj: None, []),
     (
         "the claim's class name is immutable",
@@ -210,11 +212,11 @@ UPDATE_ROWS: list[tuple[str, dict[str, Any], Mutation, list[Row]]] = [
 @pytest.mark.parametrize(
     ("old", "mutate", "expected"), [row[1:] for row in UPDATE_ROWS], ids=[r[0] for r in UPDATE_ROWS]
 )
-def test_update(old: dict[str, Any], mutate: Mutation, expected: list[Row]) -> None:
+def test_update(old: dict[str, Any], mutate: Mutation, expected: list[ReasonRow]) -> None:
     old = copy.deepcopy(old)
     new = copy.deepcopy(old)
     mutate(new)
-    assert rendered(validate_claim_template_update(new, old)) == expected
+    assert rendered_reasons(validate_claim_template_update(new, old)) == expected
 
 
 def test_update_reports_each_create_error_once() -> None:
@@ -224,7 +226,7 @@ def test_update_reports_each_create_error_once() -> None:
     new = copy.deepcopy(old)
     forbidden_name = ("FieldValueForbidden", "spec.metadata.name: Forbidden: cannot be set")
     errs = RESOURCE_CLAIM_TEMPLATE.validate_update(new, old)
-    assert rendered(errs) == [forbidden_name]
+    assert rendered_reasons(errs) == [forbidden_name]
     assert aggregate_message(errs) == forbidden_name[1]
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import pytest
 
 from tests.rules.expected import BAD, LABEL_MSG, SUBDOMAIN_MSG, Row, rendered
-from tests.rules.objectmeta_rows import object_meta_cases
+from tests.rules.objectmeta_rows import object_meta_cases, with_metadata
 from webhook.field import ErrorType, FieldError, aggregate_message
 from webhook.rules.v1alpha2.resourceclass import RESOURCE_CLASS, validate_class, validate_class_update
 
@@ -17,15 +16,11 @@ GOOD_PARAMETERS = {"name": "valid", "namespace": "valid", "kind": "foo"}
 
 
 def resource_class(name: str = GOOD, driver_name: str = GOOD, **fields: Any) -> dict[str, Any]:
-    """`testClass(name, driverName)` with extra top-level fields; `metadata_*` keys go into metadata."""
-    metadata: dict[str, Any] = {"name": name}
-    for key in list(fields):
-        if key.startswith("metadata_"):
-            metadata[key.removeprefix("metadata_")] = fields.pop(key)
+    """`testClass(name, driverName)` with extra top-level fields."""
     return {
         "apiVersion": "resource.k8s.io/v1alpha2",
         "kind": "ResourceClass",
-        "metadata": metadata,
+        "metadata": {"name": name},
         "driverName": driver_name,
         **fields,
     }
@@ -164,17 +159,11 @@ def test_create(obj: dict[str, Any], expected: list[Row]) -> None:
 
 
 def valid_old() -> dict[str, Any]:
-    return resource_class(driver_name="valid", metadata_resourceVersion="1")
+    return with_metadata(resource_class(driver_name="valid"), resourceVersion="1")
 
 
 def updated(**changes: Any) -> dict[str, Any]:
-    new = copy.deepcopy(valid_old())
-    for key, value in changes.items():
-        if key.startswith("metadata_"):
-            new["metadata"][key.removeprefix("metadata_")] = value
-        else:
-            new[key] = value
-    return new
+    return {**valid_old(), **changes}
 
 
 UPDATE_CASES: list[tuple[str, dict[str, Any], list[Row]]] = [
@@ -182,7 +171,7 @@ UPDATE_CASES: list[tuple[str, dict[str, Any], list[Row]]] = [
     ("update-driver", updated(driverName="valid2"), []),
     (
         "name-is-immutable",
-        updated(metadata_name="foo-update"),
+        with_metadata(valid_old(), name="foo-update"),
         [
             (
                 ErrorType.INVALID,
@@ -209,7 +198,7 @@ def test_update_runs_the_create_validation_again() -> None:
 
 def test_update_reports_metadata_update_errors_then_create_errors_each_once() -> None:
     # ValidateClassUpdate: ObjectMetaUpdate, then ValidateClass(new).
-    new = updated(driverName=BAD, metadata_name="other")
+    new = with_metadata(updated(driverName=BAD), name="other")
     driver_error = (ErrorType.INVALID, "driverName", f'driverName: Invalid value: "{BAD}": {SUBDOMAIN_MSG}')
     name_error = (
         ErrorType.INVALID,
