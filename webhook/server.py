@@ -180,6 +180,10 @@ async def _read_review(request: web.Request, limit: int) -> AdmissionReview:
         error = _http_error(408, f"request body not received within {body_timeout:g}s")
         error.force_close()
         raise error from None
+    except web.RequestPayloadError as unreadable:  # a broken chunked framing or Content-Encoding
+        error = _http_error(400, "request body cannot be read: " + " ".join(str(unreadable).split()))
+        error.force_close()
+        raise error from None
     try:
         return parse_review(body)
     except UnreadableReview as unreadable:

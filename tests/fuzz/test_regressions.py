@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,7 +19,8 @@ from tests.fuzz.profiles import FUZZ
 from tests.fuzz.seeds import KINDS, admission_review, seed
 from webhook.admission import Judge
 from webhook.field import go_quote
-from webhook.settings import PolicySettings
+from webhook.server import create_app
+from webhook.settings import PolicySettings, Settings
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -105,3 +107,38 @@ def test_long_invalid_values_are_quoted_in_linear_time_of_c_not_python() -> None
     took = time.perf_counter() - started
     assert quoted == f'"{text}"'
     assert took < 0.5  # the loop takes ~2 s for 16 MiB on this machine; the fast path ~10 ms
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate"])
+async def test_a_body_that_does_not_decode_as_its_content_encoding_is_a_400(
+    aiohttp_client: Any, encoding: str
+) -> None:
+    """Found by test_any_content_type_or_encoding (`Content-Encoding: gzip` on a plain JSON body):
+    aiohttp's RequestPayloadError escaped `_read_review`, and the middleware answered 500 "internal
+    error". A broken chunked framing took the same path (test_http_fuzz's malformed table). Fixed in
+    webhook/server.py: a body that cannot be read is a 400, and the connection is closed."""
+    client = await aiohttp_client(create_app(Settings()))
+    document = admission_review(seed("ResourceClaim"), kind="ResourceClaim", uid="encoded")
+    response = await client.post(
+        "/validate",
+        data=orjson.dumps(document),
+        headers={"Content-Type": "application/json", "Content-Encoding": encoding},
+    )
+    assert response.status == 400
+    assert response.headers["Connection"].lower() == "close"
+    reason = await response.json()
+    assert reason["code"] == 400
+    assert reason["message"].startswith("request body cannot be read: ")
+    assert "\n" not in reason["message"]
+
+
+async def test_an_encoding_the_server_cannot_decode_is_refused_by_aiohttp_at_the_head(
+    aiohttp_client: Any,
+) -> None:
+    """`br` without the Brotli package: aiohttp's parser refuses the head itself (400, plain text),
+    before any handler runs."""
+    client = await aiohttp_client(create_app(Settings()))
+    response = await client.post(
+        "/validate", data=b"{}", headers={"Content-Type": "application/json", "Content-Encoding": "br"}
+    )
+    assert response.status == 400
