@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import base64
 import concurrent.futures
+import dataclasses
 import fnmatch
 import json
 import math
@@ -55,6 +56,7 @@ import yaml
 from webhook.admission import DRA_GROUP, Judge, UnreadableReview, parse_review, review_response
 from webhook.field import go_quote, invalid_message
 from webhook.rules import GroupVersionKind, KindRules
+from webhook.rules.values import mapping, text
 from webhook.settings import PolicySettings
 
 STDIN: Final = "-"
@@ -88,14 +90,19 @@ class UnreadableInput(Exception):
 
     @property
     def location(self) -> str:
-        if not self.line:
-            return self.source
-        if not self.column:
-            return f"{self.source}:{self.line}"
-        return f"{self.source}:{self.line}:{self.column}"
+        return location(self.source, self.line, self.column)
 
     def __str__(self) -> str:
         return f"{self.location}: {self.reason}"
+
+
+def location(source: str, line: int = 0, column: int = 0) -> str:
+    """`source`, `source:line` or `source:line:column`, as compilers name a place (0: unknown)."""
+    if not line:
+        return source
+    if not column:
+        return f"{source}:{line}"
+    return f"{source}:{line}:{column}"
 
 
 # --- reading documents ------------------------------------------------------------------------------------
@@ -492,11 +499,11 @@ class ManifestObject:
 
     @property
     def api_version(self) -> str:
-        return _text(self.obj.get("apiVersion"))
+        return text(self.obj.get("apiVersion"))
 
     @property
     def kind(self) -> str:
-        return _text(self.obj.get("kind"))
+        return text(self.obj.get("kind"))
 
     @property
     def gvk(self) -> GroupVersionKind:
@@ -505,20 +512,11 @@ class ManifestObject:
 
     @property
     def namespace(self) -> str:
-        return _text(_metadata(self.obj).get("namespace"))
+        return text(mapping(self.obj.get("metadata")).get("namespace"))
 
     @property
     def name(self) -> str:
-        return _text(_metadata(self.obj).get("name"))
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _metadata(obj: Mapping[str, Any]) -> Mapping[str, Any]:
-    metadata = obj.get("metadata")
-    return metadata if isinstance(metadata, Mapping) else {}
+        return text(mapping(self.obj.get("metadata")).get("name"))
 
 
 def objects_of(document: Document) -> Iterator[ManifestObject | UnreadableInput]:
@@ -653,8 +651,8 @@ def server_filled_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> dict
     """The new object as the API server hands it to validation on an update: what `BeforeUpdate`
     (apiserver registry/rest/update.go) and an unconditional update take from the stored object."""
     filled = dict(new)
-    metadata = dict(_metadata(new))
-    old_metadata = _metadata(old)
+    metadata = dict(mapping(new.get("metadata")))
+    old_metadata = mapping(old.get("metadata"))
     # generation: "Ensure requests cannot update generation".
     for name in ("generation",):
         if name in old_metadata:
@@ -726,7 +724,7 @@ class ObjectResult:
 
     @property
     def location(self) -> str:
-        return UnreadableInput(self.source, "", line=self.line, column=self.column).location
+        return location(self.source, self.line, self.column)
 
     @property
     def title(self) -> str:
@@ -1330,13 +1328,11 @@ class Expectation:
 
     def problems(self, response: Mapping[str, Any]) -> list[str]:
         """Every way the AdmissionReview `response` misses this expectation (none: met)."""
-        status = response.get("status") if isinstance(response.get("status"), Mapping) else {}
-        assert isinstance(status, Mapping)
+        status = mapping(response.get("status"))
         allowed = response.get("allowed") is True
         code = int(status.get("code", 200)) if status else 200
-        message = _text(status.get("message"))
-        details = status.get("details") if isinstance(status.get("details"), Mapping) else {}
-        assert isinstance(details, Mapping)
+        message = text(status.get("message"))
+        details = mapping(status.get("details"))
         causes = [cause for cause in details.get("causes") or () if isinstance(cause, Mapping)]
         warnings = [warning for warning in response.get("warnings") or () if isinstance(warning, str)]
 
@@ -1346,8 +1342,8 @@ class Expectation:
             problems.append(f"allowed: expected {_yaml_bool(self.allowed)}, got {_yaml_bool(allowed)}{said}")
         if self.code is not None and self.code != code:
             problems.append(f"code: expected {self.code}, got {code}")
-        if self.reason is not None and self.reason != _text(status.get("reason")):
-            problems.append(f"reason: expected {self.reason!r}, got {_text(status.get('reason'))!r}")
+        if self.reason is not None and self.reason != text(status.get("reason")):
+            problems.append(f"reason: expected {self.reason!r}, got {text(status.get('reason'))!r}")
         if self.message is not None and self.message != message:
             problems.append(f"message: expected {self.message!r}, got {message!r}")
         problems.extend(
@@ -1569,19 +1565,8 @@ class ReviewJudge:
                 continue
             for number, (line, review) in enumerate(reviews, start=1):
                 case = f"{title} [{number}/{len(reviews)}]" if len(reviews) > 1 else title
-                result = self.judge_review(source, line or document.line, case, review)
-                judged.append(
-                    JudgedReview(
-                        result.source,
-                        result.line,
-                        result.name,
-                        uid=result.uid,
-                        answer=result.answer,
-                        error=result.error,
-                        from_suite=True,
-                        expect=expect,
-                    )
-                )
+                judged_review = self.judge_review(source, line or document.line, case, review)
+                judged.append(dataclasses.replace(judged_review, from_suite=True, expect=expect))
         return judged
 
     def _suite_test(self, test: Any, where: str, base: Path) -> tuple[Expectation, list[tuple[int, Any]]]:
@@ -1623,8 +1608,8 @@ class ReviewJudge:
             else None
         )
         operation = _typed(test, "operation", str, where) or ("UPDATE" if old is not None else "CREATE")
-        kind = _text(obj.get("kind"))
-        group, _, version = _text(obj.get("apiVersion")).rpartition("/")
+        kind = text(obj.get("kind"))
+        group, _, version = text(obj.get("apiVersion")).rpartition("/")
         rules = self.judge.registry.get(GroupVersionKind(group, version, kind))
         if rules is not None:
             obj = in_request_namespace(obj, rules, DEFAULT_NAMESPACE)
@@ -1635,8 +1620,8 @@ class ReviewJudge:
             "uid": f"dra-webhook-suite-{where}",
             "kind": {"group": group, "version": version, "kind": kind},
             "resource": {"group": group, "version": version, "resource": rules.resource if rules else ""},
-            "name": _text(_metadata(obj).get("name")),
-            "namespace": _text(_metadata(obj).get("namespace")),
+            "name": text(mapping(obj.get("metadata")).get("name")),
+            "namespace": text(mapping(obj.get("metadata")).get("namespace")),
             "operation": operation,
             "object": obj,
         }
@@ -1697,14 +1682,12 @@ class ReviewOutcome:
 
     @property
     def response(self) -> Mapping[str, Any]:
-        answer = self.judged.answer or {}
-        response = answer.get("response")
-        return response if isinstance(response, Mapping) else {}
+        return mapping(mapping(self.judged.answer).get("response"))
 
     def line(self) -> str:
         judged = self.judged
         if self.status == "error":
-            where = f"{judged.source}:{judged.line}" if judged.line else judged.source
+            where = location(judged.source, judged.line)
             title = (
                 f"{where} ({judged.name})" if judged.from_suite and judged.name != judged.source else where
             )
@@ -1720,8 +1703,7 @@ class ReviewOutcome:
         return f"DENIED {judged.name}: {self._denial()}"
 
     def _denial(self) -> str:
-        status = self.response.get("status")
-        return _text(status.get("message")) if isinstance(status, Mapping) else ""
+        return text(mapping(self.response.get("status")).get("message"))
 
     def case(self) -> Case:
         judged = self.judged
@@ -1753,9 +1735,7 @@ class ReviewOutcome:
 
 
 def _cause_lines(response: Mapping[str, Any]) -> tuple[str, ...]:
-    status = response.get("status")
-    details = status.get("details") if isinstance(status, Mapping) else None
-    causes = details.get("causes") if isinstance(details, Mapping) else None
+    causes = mapping(mapping(response.get("status")).get("details")).get("causes")
     if not isinstance(causes, list):
         return ()
     return tuple(
@@ -1768,9 +1748,7 @@ def evaluate(judged: JudgedReview, rules: Sequence[ExpectationRule], used: set[i
     rule that matches it, else "must be allowed"."""
     if judged.error:
         return ReviewOutcome(judged, "error", judged.from_suite)
-    answer = judged.answer or {}
-    response = answer.get("response") if isinstance(answer.get("response"), Mapping) else {}
-    assert isinstance(response, Mapping)
+    response = mapping(mapping(judged.answer).get("response"))
     expect = judged.expect
     if expect is None and not judged.from_suite:
         for index, rule in enumerate(rules):
@@ -1904,9 +1882,7 @@ class ReviewAnswers:
             if judged.answer is not None:
                 self.out.write(orjson.dumps(judged.answer, option=self.option).decode() + "\n")
             if outcome.status == "error":
-                where = (
-                    f"{judged.source}:{judged.line}" if judged.line and judged.from_suite else judged.source
-                )
+                where = location(judged.source, judged.line if judged.from_suite else 0)
                 self.err.write(f"{where}: {judged.error}\n")
             elif outcome.expected and outcome.status == "fail":
                 self.err.write(outcome.line() + "\n")
