@@ -27,7 +27,7 @@ from webhook.field import (
     too_long,
     too_long_max_length,
 )
-from webhook.rules import names
+from webhook.rules import meta, names
 from webhook.rules.equality import (
     ALLOCATION_RESULT,
     ANY,
@@ -184,9 +184,37 @@ node_names = st.lists(
 def test_node_lists_report_as_validate_slice_is_a_set_did(items: list[Any]) -> None:
     path = ROOT.child("spec", "potentialNodes")
     fast = validate_slice_is_a_set(
-        items, 128, names.validate_node_name, path, is_valid_item=names.is_valid_dns1123_subdomain
+        items,
+        128,
+        names.validate_node_name,
+        path,
+        is_valid_item=names.is_valid_dns1123_subdomain,
+        are_valid_items=names.are_valid_dns1123_subdomains,
     )
     assert fast == reference_slice_is_a_set(items, path)
+
+
+subdomain_parts = st.sampled_from(["a", "b0", "x-y", "-", ".", "\n", "", "A", "é", "9", "a" * 250])
+subdomain_lists = st.lists(
+    st.one_of(st.lists(subdomain_parts, max_size=5).map("".join), name_like, st.none(), st.integers()),
+    max_size=8,
+)
+
+
+@given(subdomain_lists)
+@settings(max_examples=2000, deadline=None)
+def test_a_list_of_subdomains_is_valid_exactly_when_each_is(values: list[Any]) -> None:
+    expected = all(isinstance(v, str) and reference_subdomain(v) == [] for v in values)
+    assert names.are_valid_dns1123_subdomains(values) == expected
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[], ["a"], ["a", "b"], ["a\nb"], ["a", ""], ["", "a"], ["a.", "b"], ["a", "-b"], ["a", "b-"], ["a..b"]],
+)
+def test_subdomain_list_edges(values: list[str]) -> None:
+    expected = all(reference_subdomain(v) == [] for v in values)
+    assert names.are_valid_dns1123_subdomains(values) == expected
 
 
 def reference_consumers(consumers: list[Any], path: FieldPath) -> ErrorList:
@@ -235,6 +263,68 @@ def test_mapping_readers_keep_their_answers(value: Any) -> None:
     expected = value if isinstance(value, Mapping) else None
     assert optional_mapping(value) is expected
     assert mapping(value) == (expected if expected is not None else {})
+
+
+# --- ObjectMeta: field managers and the immutable times ------------------------------------------------
+
+
+def reference_field_manager(manager: str, path: FieldPath) -> ErrorList:
+    errs: ErrorList = []
+    if _bytes(manager) > meta.FIELD_MANAGER_MAX_LENGTH:
+        errs.append(too_long(path, manager, meta.FIELD_MANAGER_MAX_LENGTH))
+    position = 0
+    for char in manager:
+        if not meta._go_is_print(char):
+            errs.append(
+                invalid(path, manager, f"invalid character U+{ord(char):04X} (at position {position})")
+            )
+        position += _bytes(char)
+    return errs
+
+
+@given(st.one_of(st.text(max_size=20), st.text(st.characters(max_codepoint=0x80), max_size=140)))
+@settings(max_examples=800, deadline=None)
+def test_field_manager_check_as_before(manager: str) -> None:
+    path = ROOT.child("metadata", "managedFields").index(0).child("manager")
+    assert meta._validate_field_manager(manager, path) == reference_field_manager(manager, path)
+
+
+def reference_immutable_times(new: dict[str, Any], old: dict[str, Any], path: FieldPath) -> ErrorList:
+    errs: ErrorList = []
+    new_created = meta._read_time(new.get("creationTimestamp"))
+    if new_created != meta._read_time(old.get("creationTimestamp")):
+        errs.append(invalid(path.child("creationTimestamp"), new_created.go_text(), meta.FIELD_IMMUTABLE_MSG))
+    new_deleted = meta._read_optional_time(new.get("deletionTimestamp"))
+    if new_deleted != meta._read_optional_time(old.get("deletionTimestamp")):
+        bad = None if new_deleted is None else new_deleted.go_text()
+        errs.append(invalid(path.child("deletionTimestamp"), bad, meta.FIELD_IMMUTABLE_MSG))
+    return errs
+
+
+times = st.one_of(
+    st.none(),
+    st.sampled_from(
+        ["2024-05-01T10:00:00Z", "2024-05-01T12:00:00+02:00", "2024-05-01T10:00:00.5Z", "", "yesterday"]
+    ),
+    st.integers(0, 1),
+    st.booleans(),
+)
+
+
+@given(
+    st.fixed_dictionaries({}, optional={"creationTimestamp": times, "deletionTimestamp": times}), st.data()
+)
+@settings(max_examples=500, deadline=None)
+def test_immutable_times_as_before(new: dict[str, Any], data: st.DataObject) -> None:
+    old = data.draw(
+        st.one_of(
+            st.just(dict(new)),
+            st.fixed_dictionaries({}, optional={"creationTimestamp": times, "deletionTimestamp": times}),
+        )
+    )
+    path = ROOT.child("metadata")
+    found = [e for e in meta._validate_immutable_metadata(new, old, path) if "Timestamp" in e.field]
+    assert found == reference_immutable_times(new, old, path)
 
 
 # --- semantic equality: the fast "same document" answer agrees with the typed walk --------------------

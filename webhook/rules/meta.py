@@ -262,6 +262,8 @@ def _validate_field_manager(manager: str, path: FieldPath) -> ErrorList:
     errs: ErrorList = []
     if byte_length(manager) > FIELD_MANAGER_MAX_LENGTH:
         errs.append(too_long(path, manager, FIELD_MANAGER_MAX_LENGTH))
+    if manager.isascii() and manager.isprintable():
+        return errs  # ASCII: printable to Python (0x20-0x7E) is printable to Go, rune by rune
     position = 0  # Go ranges over a string by byte offset
     for char in manager:
         if not _go_is_print(char):
@@ -349,19 +351,27 @@ def _validate_immutable_metadata(
         new_text = text(new.get(key))
         if new_text != text(old.get(key)):
             errs.append(invalid(path.child(key), new_text, FIELD_IMMUTABLE_MSG))
-    # creationTimestamp is a metav1.Time (a struct): absent or null is the zero time.
-    new_created = _read_time(new.get("creationTimestamp"))
-    if new_created != _read_time(old.get("creationTimestamp")):
-        errs.append(invalid(path.child("creationTimestamp"), new_created.go_text(), FIELD_IMMUTABLE_MSG))
+    # creationTimestamp is a metav1.Time (a struct): absent or null is the zero time. The same
+    # text on both sides reads as the same time: only different texts need parsing.
+    if not _same_value(new.get("creationTimestamp"), old.get("creationTimestamp")):
+        new_created = _read_time(new.get("creationTimestamp"))
+        if new_created != _read_time(old.get("creationTimestamp")):
+            errs.append(invalid(path.child("creationTimestamp"), new_created.go_text(), FIELD_IMMUTABLE_MSG))
     # deletionTimestamp is a *metav1.Time: nil differs from any time and prints as "null".
-    new_deleted = _read_optional_time(new.get("deletionTimestamp"))
-    if new_deleted != _read_optional_time(old.get("deletionTimestamp")):
-        bad = None if new_deleted is None else new_deleted.go_text()
-        errs.append(invalid(path.child("deletionTimestamp"), bad, FIELD_IMMUTABLE_MSG))
+    if not _same_value(new.get("deletionTimestamp"), old.get("deletionTimestamp")):
+        new_deleted = _read_optional_time(new.get("deletionTimestamp"))
+        if new_deleted != _read_optional_time(old.get("deletionTimestamp")):
+            bad = None if new_deleted is None else new_deleted.go_text()
+            errs.append(invalid(path.child("deletionTimestamp"), bad, FIELD_IMMUTABLE_MSG))
     new_grace = _read_optional_integer(new.get("deletionGracePeriodSeconds"))
     if new_grace != _read_optional_integer(old.get("deletionGracePeriodSeconds")):
         errs.append(invalid(path.child("deletionGracePeriodSeconds"), new_grace, FIELD_IMMUTABLE_MSG))
     return errs
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """The same decoded JSON scalar (type and value): it reads the same on both sides."""
+    return type(a) is type(b) and (a is None or (isinstance(a, str) and a == b))
 
 
 def _read_optional_integer(value: Any) -> int | None:
