@@ -38,6 +38,7 @@ import base64
 import concurrent.futures
 import dataclasses
 import fnmatch
+import functools
 import json
 import math
 import os
@@ -48,7 +49,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal, Protocol, TextIO
+from typing import Any, Final, Literal, Protocol, TextIO, TypeVar
 
 import orjson
 import yaml
@@ -773,6 +774,11 @@ class ManifestJudge:
         self.options = options
         self.old = old if old is not None else OldObjects()
 
+    @classmethod
+    def build(cls, options: ValidateOptions, old: OldObjects) -> ManifestJudge:
+        """A manifest judge with a `Judge` of its own (for a worker process)."""
+        return cls(Judge.build(options.policy), options, old)
+
     def judge_input(self, path: str, content: bytes | None = None) -> list[ObjectResult]:
         """Every result of one input, in document order; `content` is given for stdin."""
         try:
@@ -914,26 +920,33 @@ class Progress:
 Task = tuple[str, bytes | None]  # an input path, and its content when it was read already (stdin)
 
 
-def run_in_order(
-    work: Callable[[Task], Any],
+ResultT = TypeVar("ResultT")
+
+
+class InputJudge(Protocol[ResultT]):
+    """What judges one input (a manifest file, a review file) into results in document order."""
+
+    def judge_input(self, path: str, content: bytes | None = None) -> list[ResultT]: ...
+
+
+def judge_in_order(
+    judge: InputJudge[ResultT],
     tasks: Sequence[Task],
     *,
     jobs: int,
-    start_worker: Callable[..., None],
-    worker_args: tuple[Any, ...],
-    worker_work: Callable[[Task], Any],
-) -> Iterator[Any]:
-    """The results of `work` over `tasks`, in input order: in this process, or in `jobs` processes
-    (each set up once by `start_worker(*worker_args)`, then running `worker_work`)."""
+    build_worker_judge: Callable[[], InputJudge[ResultT]],
+) -> Iterator[list[ResultT]]:
+    """The results of every input, in input order: judged by `judge` in this process, or in `jobs`
+    processes, each holding the judge `build_worker_judge` made for it when it started."""
     if jobs <= 1 or len(tasks) <= 1:
         for task in tasks:
-            yield work(task)
+            yield judge.judge_input(*task)
         return
     chunk = max(1, min(32, len(tasks) // (jobs * 8)))
     with concurrent.futures.ProcessPoolExecutor(
-        max_workers=jobs, initializer=start_worker, initargs=worker_args
+        max_workers=jobs, initializer=_start_worker, initargs=(build_worker_judge,)
     ) as pool:
-        yield from pool.map(worker_work, tasks, chunksize=chunk)
+        yield from pool.map(_judge_in_worker, tasks, chunksize=chunk)
 
 
 def read_stdin_once(paths: Sequence[str], read_stdin: Callable[[], bytes]) -> list[Task]:
@@ -952,16 +965,15 @@ def read_stdin_once(paths: Sequence[str], read_stdin: Callable[[], bytes]) -> li
 
 # Each worker process of a `-j N` run holds its judge here, set once by its initializer: a worker
 # process has no caller to pass it down from.
-_worker_manifest_judge: list[ManifestJudge] = []
-_worker_review_judge: list[ReviewJudge] = []
+_worker_judge: list[InputJudge[Any]] = []
 
 
-def _start_validate_worker(options: ValidateOptions, old: OldObjects) -> None:
-    _worker_manifest_judge[:] = [ManifestJudge(Judge.build(options.policy), options, old)]
+def _start_worker(build_worker_judge: Callable[[], InputJudge[Any]]) -> None:
+    _worker_judge[:] = [build_worker_judge()]
 
 
-def _validate_in_worker(task: Task) -> list[ObjectResult]:
-    return _worker_manifest_judge[0].judge_input(*task)
+def _judge_in_worker(task: Task) -> list[Any]:
+    return _worker_judge[0].judge_input(*task)
 
 
 # --- reporting --------------------------------------------------------------------------------------------
@@ -1185,13 +1197,11 @@ def run_validate(
     tally = Tally()
     meter = Progress(progress, total_files=len(tasks), noun="objects")
     try:
-        for results in run_in_order(
-            lambda task: manifest_judge.judge_input(*task),
+        for results in judge_in_order(
+            manifest_judge,
             tasks,
             jobs=run.jobs,
-            start_worker=_start_validate_worker,
-            worker_args=(run.options, old),
-            worker_work=_validate_in_worker,
+            build_worker_judge=functools.partial(ManifestJudge.build, run.options, old),
         ):
             tally.files += 1
             for result in results:
@@ -1515,6 +1525,10 @@ class ReviewJudge:
     def __init__(self, judge: Judge) -> None:
         self.judge = judge
 
+    @classmethod
+    def build(cls, policy: PolicySettings) -> ReviewJudge:
+        return cls(Judge.build(policy))
+
     def judge_input(self, path: str, content: bytes | None = None) -> list[JudgedReview]:
         source = display_name(path)
         try:
@@ -1660,14 +1674,6 @@ def _review_read_error(read: ReadResult) -> str:
     )
 
 
-def _start_review_worker(policy: PolicySettings) -> None:
-    _worker_review_judge[:] = [ReviewJudge(Judge.build(policy))]
-
-
-def _review_in_worker(task: Task) -> list[JudgedReview]:
-    return _worker_review_judge[0].judge_input(*task)
-
-
 # --- review: outcomes and the run -------------------------------------------------------------------------
 
 ReviewStatus = Literal["pass", "fail", "error"]
@@ -1799,7 +1805,7 @@ def run_review(
         if path == STDIN or os.path.realpath(path) not in expect_files
     ]
     tasks = read_stdin_once(paths, read_stdin)
-    review_judge = ReviewJudge(Judge.build(run.policy))
+    review_judge = ReviewJudge.build(run.policy)
     answers = ReviewAnswers(out, err, compact=run.compact)
     output = run.output
     tally = Tally()
@@ -1812,13 +1818,11 @@ def run_review(
     )
     pending: list[ReviewOutcome] = []  # the default output decides answers-or-text on the first suite
     try:
-        for judged_reviews in run_in_order(
-            lambda task: review_judge.judge_input(*task),
+        for judged_reviews in judge_in_order(
+            review_judge,
             tasks,
             jobs=run.jobs,
-            start_worker=_start_review_worker,
-            worker_args=(run.policy,),
-            worker_work=_review_in_worker,
+            build_worker_judge=functools.partial(ReviewJudge.build, run.policy),
         ):
             meter.advance(len(judged_reviews))
             tally.files += 1
