@@ -256,6 +256,22 @@ def test_consumers_report_as_before(entries: list[Any]) -> None:
     assert validate_resource_claim_consumers(entries, path) == reference_consumers(entries, path)
 
 
+@pytest.mark.parametrize("count", [0, 1, 32, 33])
+@pytest.mark.parametrize("spoil", [None, "duplicate uid", "empty name", "missing resource", "not a dict"])
+def test_long_consumer_lists_report_as_before(count: int, spoil: str | None) -> None:
+    entries: list[Any] = [{"resource": "pods", "name": f"pod-{i}", "uid": f"uid-{i}"} for i in range(count)]
+    if count and spoil == "duplicate uid":
+        entries[-1]["uid"] = "uid-0"
+    elif count and spoil == "empty name":
+        entries[-1]["name"] = ""
+    elif count and spoil == "missing resource":
+        del entries[-1]["resource"]
+    elif count and spoil == "not a dict":
+        entries[-1] = ["pods"]
+    path = ROOT.child("status", "reservedFor")
+    assert validate_resource_claim_consumers(entries, path) == reference_consumers(entries, path)
+
+
 @pytest.mark.parametrize("value", [{}, {"a": 1}, None, [], "text", 0, ()])
 def test_mapping_readers_keep_their_answers(value: Any) -> None:
     from collections.abc import Mapping

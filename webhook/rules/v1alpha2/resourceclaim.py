@@ -17,6 +17,7 @@ The claim-spec checks are shared with ResourceClaimTemplate (`spec.spec`).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -252,9 +253,30 @@ def validate_structured_resource_handle(handle: Mapping[str, Any], path: FieldPa
     return errs
 
 
+_CONSUMER_FIELDS: Final = tuple(operator.itemgetter(name) for name in ("resource", "name", "uid"))
+
+
+def _all_consumers_complete_and_distinct(consumers: Sequence[Any]) -> bool:
+    """Whether every entry is an object with non-empty string resource, name and uid, and no uid
+    repeats: then the loop below finds nothing. Decided with C-level maps (32 entries in a few µs)."""
+    if set(map(type, consumers)) != {dict}:
+        return False
+    try:
+        columns = [list(map(field, consumers)) for field in _CONSUMER_FIELDS]
+    except KeyError:  # an entry without one of the fields: Required
+        return False
+    complete = all(set(map(type, column)) == {str} and all(column) for column in columns)
+    uids = columns[2]
+    return complete and len(set(uids)) == len(uids)
+
+
 def validate_resource_claim_consumers(consumers: Sequence[Any], path: FieldPath) -> ErrorList:
     """`validateResourceClaimConsumers`: a repeated uid is reported (and its entry not checked
     further); after the loop, the size limit (apiGroup is never checked)."""
+    if not consumers or _all_consumers_complete_and_distinct(consumers):
+        if len(consumers) > RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE:
+            return [too_long_max_length(path, len(consumers), RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE)]
+        return []
     errs: ErrorList = []
     seen_uids: set[str] = set()
     for i, raw_consumer in enumerate(consumers):
