@@ -32,6 +32,7 @@ from typing import Any, Final, cast
 import orjson
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
+from aiohttp.http_exceptions import HttpProcessingError
 from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import choose_encoder
 
@@ -572,6 +573,31 @@ def _open_file_budget() -> int:
     return max(soft - RESERVED_FILE_DESCRIPTORS, 1)
 
 
+class ClientErrorsAtDebug(logging.Filter):
+    """aiohttp logs each malformed request it refuses with 400 (a bad request line, a header too long,
+    a broken Content-Length) as an error with a stack trace, and once more a body it could not decode
+    when it drains the rest after our 400: the client's fault, not the server's, and a way for anyone
+    who reaches the port to fill the log. Such records are kept at debug level."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        client_fault = record.exc_info is not None and isinstance(
+            record.exc_info[1], HttpProcessingError | web.RequestPayloadError
+        )
+        if not client_fault:
+            return True
+        if not logging.getLogger(record.name).isEnabledFor(logging.DEBUG):
+            return False
+        record.levelno, record.levelname = logging.DEBUG, logging.getLevelName(logging.DEBUG)
+        return True
+
+
+def quiet_client_errors() -> None:
+    """Install `ClientErrorsAtDebug` on aiohttp's server logger (once)."""
+    server_log = logging.getLogger("aiohttp.server")
+    if not any(isinstance(existing, ClientErrorsAtDebug) for existing in server_log.filters):
+        server_log.addFilter(ClientErrorsAtDebug())
+
+
 class GuardedAppRunner(web.AppRunner):
     """An AppRunner whose sites listen through a `ConnectionGuard` (aiohttp's sites take their protocol
     factory from `runner.server`; aiohttp's own shutdown still sees its real Server)."""
@@ -639,6 +665,7 @@ class WebhookServer:
         except OSError as error:  # e.g. a certificate directory that cannot be written
             raise BootError(f"{error.filename or ''}: {error.strerror or error}") from None
         app = create_app(settings, judge=judge)
+        quiet_client_errors()
         attach_certificate_reloader(app, context)
         if watcher is not None:
             attach_config_watcher(app, watcher)

@@ -204,3 +204,7 @@ async def test_malformed_http_gets_a_4xx_or_a_closed_connection(tls_server: Guar
         close_quietly(writer)
     await still_answering(tls_server, tls)
     assert tls_server.process.poll() is None
+    # A client's malformed request is not the server's error: no error lines (with stack traces) in
+    # the log for anyone who reaches the port to fill it with.
+    errors = [line for line in tls_server.log_lines() if line.get("level") in ("error", "critical")]
+    assert errors == [], errors[:1]

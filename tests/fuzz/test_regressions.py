@@ -6,11 +6,14 @@ failing example hypothesis printed (or the seed and body a seeded loop printed).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from typing import Any
 
 import orjson
 import pytest
+from aiohttp.test_utils import TestServer
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,7 +22,7 @@ from tests.fuzz.profiles import FUZZ
 from tests.fuzz.seeds import KINDS, admission_review, seed
 from webhook.admission import Judge
 from webhook.field import go_quote
-from webhook.server import create_app
+from webhook.server import create_app, quiet_client_errors
 from webhook.settings import PolicySettings, Settings
 
 
@@ -142,3 +145,42 @@ async def test_an_encoding_the_server_cannot_decode_is_refused_by_aiohttp_at_the
         "/validate", data=b"{}", headers={"Content-Type": "application/json", "Content-Encoding": "br"}
     )
     assert response.status == 400
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"GET /" + b"a" * 65536 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n",
+        b"POST /validate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: rot13\r\n\r\n",
+        # Our 400, then aiohttp drains the rest of the body and meets the same decoding error.
+        b"POST /validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Encoding: gzip\r\nContent-Length: 4096\r\n\r\n" + b"{" * 4096,
+    ],
+)
+async def test_malformed_requests_are_not_logged_as_server_errors(
+    raw: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Found by test_malformed_http_gets_a_4xx_or_a_closed_connection: aiohttp logged each malformed
+    request it refused (after the first on a connection) at error level, with a stack trace, and a
+    body that does not decode once more while draining it, so that anyone reaching the port could
+    fill the log. Fixed in webhook/server.py (`quiet_client_errors`,
+    installed by WebhookServer.start): kept at debug level."""
+    quiet_client_errors()
+    server = TestServer(create_app(Settings()))
+    await server.start_server()
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        # A first well-formed request: aiohttp itself only lowers a bad *first* request to debug.
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert (await asyncio.wait_for(reader.readline(), 10)).startswith(b"HTTP/1.1 200")
+        await asyncio.wait_for(reader.readuntil(b"ok\n"), 10)
+        with caplog.at_level(logging.INFO):
+            writer.write(raw)
+            status_line = await asyncio.wait_for(reader.readline(), 10)
+            assert status_line.split()[1] == b"400"
+            await asyncio.sleep(0.1)
+        writer.close()
+    finally:
+        await server.close()
+    assert [record for record in caplog.records if record.levelno >= logging.ERROR] == []
