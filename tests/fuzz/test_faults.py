@@ -82,6 +82,16 @@ async def review_over(
         close_quietly(writer)
 
 
+async def readiness(port: int, tls: ssl.SSLContext) -> int:
+    reader, writer = await open_tls(port, tls)
+    try:
+        writer.write(b"GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        status, _, _ = await read_response(reader)
+        return status
+    finally:
+        close_quietly(writer)
+
+
 def served_serial(port: int, cafile: Path) -> int:
     """The serial number of the certificate a new connection is served."""
     context = ssl.create_default_context(cafile=str(cafile))
@@ -136,6 +146,7 @@ async def test_a_broken_certificate_on_disk_never_stops_the_serving(
         close_quietly(writer)
         await review_over(server.port, tls, "new-connection")
         assert served_serial(server.port, cert_dir / "ca.crt") == serial  # still the pair in memory
+        assert await readiness(server.port, tls) == 200
         assert server.stop() == 0
 
 
