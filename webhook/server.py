@@ -497,6 +497,8 @@ class GuardedConnection(asyncio.Protocol):
         self.inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
+        if not self._admitted:
+            return  # refused: aborted, and aiohttp's protocol never saw the connection
         self.last_active = self.guard.loop.time()
         if not self.in_request and self._head_deadline is None:
             self._arm_head_deadline()  # the first bytes of the next request

@@ -1,0 +1,144 @@
+"""ConnectionGuard's rules on their own, with fake transports: which connection makes room, which
+deadline runs when (the same rules, end to end over TLS, are test_slow_clients.py's)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from webhook.server import ConnectionGuard, GuardedConnection
+from webhook.settings import ConnectionLimits
+
+SHORT = 0.05
+
+
+class FakeTransport(asyncio.Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.aborted = False
+
+    def abort(self) -> None:
+        self.aborted = True
+
+    def is_closing(self) -> bool:
+        return self.aborted
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return default
+
+
+class RecordingProtocol(asyncio.Protocol):
+    """Stands for aiohttp's protocol: records what the guard passes on."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.calls.append("made")
+
+    def data_received(self, data: bytes) -> None:
+        self.calls.append(f"data {data!r}")
+
+    def pause_writing(self) -> None:
+        self.calls.append("pause")
+
+    def resume_writing(self) -> None:
+        self.calls.append("resume")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.calls.append("lost")
+
+
+def guard(**limits: Any) -> ConnectionGuard:
+    defaults = {"header_timeout_seconds": 60.0, "write_timeout_seconds": 60.0, "max_connections": 3}
+    return ConnectionGuard(ConnectionLimits(**{**defaults, **limits}), loop=asyncio.get_running_loop())
+
+
+def connect(guarded: ConnectionGuard) -> tuple[GuardedConnection, FakeTransport, RecordingProtocol]:
+    inner = RecordingProtocol()
+    connection = guarded.wrap(lambda: inner)()
+    assert isinstance(connection, GuardedConnection)
+    transport = FakeTransport()
+    connection.connection_made(transport)
+    return connection, transport, inner
+
+
+async def test_past_the_limit_the_longest_idle_connection_makes_room() -> None:
+    guarded = guard()
+    first, first_transport, _ = connect(guarded)
+    second, second_transport, _ = connect(guarded)
+    third, third_transport, _ = connect(guarded)
+    first.request_started()  # busy: never evicted
+    second.last_active, third.last_active = 10.0, 5.0  # third idle for longer
+    fourth, fourth_transport, fourth_inner = connect(guarded)
+    assert third_transport.aborted and not first_transport.aborted and not second_transport.aborted
+    assert not fourth_transport.aborted and fourth_inner.calls == ["made"]
+    assert guarded.closed == {"evicted": 1}
+    assert set(guarded.open.values()) == {first, second, fourth}
+
+
+async def test_when_every_connection_is_busy_the_new_one_is_refused() -> None:
+    guarded = guard(max_connections=2)
+    for connection, _, _ in (connect(guarded), connect(guarded)):
+        connection.request_started()
+    refused, transport, inner = connect(guarded)
+    assert transport.aborted
+    assert inner.calls == []  # aiohttp never sees it
+    refused.data_received(b"GET / HTTP/1.1\r\n")
+    refused.connection_lost(None)
+    assert inner.calls == []
+    assert guarded.closed == {"refused": 1}
+    assert len(guarded.open) == 2
+
+
+async def test_a_head_not_complete_within_the_deadline_closes_the_connection() -> None:
+    guarded = guard(header_timeout_seconds=SHORT)
+    _, transport, inner = connect(guarded)
+    await asyncio.sleep(SHORT / 2)
+    assert not transport.aborted
+    await asyncio.sleep(SHORT * 4)
+    assert transport.aborted
+    assert guarded.closed == {"slow-head": 1}
+    assert inner.calls == ["made"]
+
+
+async def test_the_head_deadline_stops_when_the_handler_starts_and_rearms_on_the_next_request() -> None:
+    guarded = guard(header_timeout_seconds=SHORT)
+    connection, transport, _ = connect(guarded)
+    connection.data_received(b"POST /validate HTTP/1.1\r\n\r\n")
+    connection.request_started()
+    await asyncio.sleep(SHORT * 4)  # a slow handler, or a slow body: not the head deadline's business
+    connection.request_finished()
+    await asyncio.sleep(SHORT * 4)  # idle between requests: still not
+    assert not transport.aborted
+    connection.data_received(b"POST /valid")  # the next request starts, and stalls
+    await asyncio.sleep(SHORT * 4)
+    assert transport.aborted
+    assert guarded.closed == {"slow-head": 1}
+
+
+async def test_a_write_blocked_past_the_deadline_drops_the_connection() -> None:
+    guarded = guard(write_timeout_seconds=SHORT)
+    connection, transport, inner = connect(guarded)
+    connection.request_started()
+    connection.pause_writing()
+    connection.resume_writing()  # the client read in time
+    await asyncio.sleep(SHORT * 4)
+    assert not transport.aborted
+    connection.pause_writing()  # and then stopped reading
+    await asyncio.sleep(SHORT * 4)
+    assert transport.aborted
+    assert guarded.closed == {"slow-write": 1}
+    assert inner.calls == ["made", "pause", "resume", "pause"]
+
+
+async def test_a_closed_connection_leaves_room_and_its_timers_stop() -> None:
+    guarded = guard(header_timeout_seconds=SHORT, max_connections=1)
+    connection, transport, inner = connect(guarded)
+    connection.connection_lost(None)
+    assert guarded.open == {}
+    await asyncio.sleep(SHORT * 4)
+    assert not transport.aborted and guarded.closed == {}
+    assert inner.calls == ["made", "lost"]
+    _, second_transport, _ = connect(guarded)
+    assert not second_transport.aborted
