@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from junitparser import Error, Failure, JUnitXml, Skipped
 
-from webhook import offline
 from webhook.cli import main
 from webhook.offline import (
     Document,
@@ -28,6 +27,7 @@ from webhook.offline import (
     run_validate,
     server_filled_update,
 )
+from webhook.offline import progress as offline
 
 DATA = Path(__file__).parent / "data" / "offline"
 MANIFESTS = DATA / "manifests"

@@ -1,0 +1,73 @@
+"""What the API server does to an object before validation that a client does not.
+
+A namespaced object without a namespace gets the request's (`-n`, default "default") and a
+cluster-scoped one loses its namespace (registry/rest/meta.go). An update is given what
+`BeforeUpdate` (registry/rest/update.go) and an unconditional update take from the stored object:
+resourceVersion, generation, uid, creationTimestamp, deletionTimestamp and
+deletionGracePeriodSeconds, so a manifest without them is not denied for "field is immutable".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from webhook.rules import KindRules
+from webhook.rules.values import mapping
+
+DEFAULT_NAMESPACE: Final = "default"  # kubectl's namespace when neither the object nor -n names one
+
+
+def effective_namespace(namespace: str, rules: KindRules | None, request_namespace: str) -> str:
+    """The namespace an object ends up in: see `in_request_namespace`."""
+    if rules is None:
+        return namespace
+    if not rules.namespaced:
+        return ""
+    return namespace or request_namespace
+
+
+def in_request_namespace(obj: dict[str, Any], rules: KindRules, request_namespace: str) -> dict[str, Any]:
+    """The object as BeforeCreate and BeforeUpdate leave it (apiserver registry/rest/meta.go
+    `EnsureObjectNamespaceMatchesRequestNamespace`): a namespaced object without a namespace gets
+    the request's (kubectl's current namespace), a cluster-scoped object loses any namespace."""
+    metadata = obj.get("metadata")
+    if not isinstance(metadata, dict):
+        return obj  # the structural check reports it
+    namespace = metadata.get("namespace")
+    if rules.namespaced and not namespace and request_namespace:
+        return {**obj, "metadata": {**metadata, "namespace": request_namespace}}
+    if not rules.namespaced and "namespace" in metadata:
+        return {**obj, "metadata": {key: value for key, value in metadata.items() if key != "namespace"}}
+    return obj
+
+
+STORED_RESOURCE_VERSION: Final = "1"
+
+
+def server_filled_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> dict[str, Any]:
+    """The new object as the API server hands it to validation on an update: what `BeforeUpdate`
+    (apiserver registry/rest/update.go) and an unconditional update take from the stored object."""
+    filled = dict(new)
+    metadata = dict(mapping(new.get("metadata")))
+    old_metadata = mapping(old.get("metadata"))
+    # generation: "Ensure requests cannot update generation".
+    for name in ("generation",):
+        if name in old_metadata:
+            metadata[name] = old_metadata[name]
+        else:
+            metadata.pop(name, None)
+    # Filled only when the client sent none.
+    for name in ("uid", "deletionGracePeriodSeconds"):
+        if not metadata.get(name) and old_metadata.get(name):
+            metadata[name] = old_metadata[name]
+    # An unconditional update (no resourceVersion sent) is given the stored one; a stored object
+    # always has one, so an old manifest without it stands for version "1".
+    if not metadata.get("resourceVersion"):
+        metadata["resourceVersion"] = old_metadata.get("resourceVersion") or STORED_RESOURCE_VERSION
+    # Never changed by an update once the stored object has them.
+    for name in ("creationTimestamp", "deletionTimestamp"):
+        if old_metadata.get(name):
+            metadata[name] = old_metadata[name]
+    filled["metadata"] = metadata
+    return filled

@@ -1,0 +1,95 @@
+"""Where documents come from: files, directories walked for them, and stdin (`-`, read once, by the
+main process), and which syntax an input is in.
+
+An input whose first significant character is `{` is JSON (`webhook.offline.jsonstream`); anything
+else is YAML (`webhook.offline.goyaml`): kubectl's YAML-or-JSON decoder decides the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Final
+
+from webhook.offline.documents import ReadResult, UnreadableInput
+from webhook.offline.goyaml import read_yaml
+from webhook.offline.jsonstream import read_json
+
+STDIN: Final = "-"
+STDIN_NAME: Final = "<stdin>"
+# What a directory walk picks up; files named on the command line are read whatever their name.
+MANIFEST_SUFFIXES: Final = (".yaml", ".yml", ".json")
+REVIEW_SUFFIXES: Final = (".json", ".jsonl", ".ndjson", ".yaml", ".yml")
+
+
+def display_name(path: str) -> str:
+    return STDIN_NAME if path == STDIN else path
+
+
+def read_input(path: str, read_stdin: Callable[[], bytes]) -> bytes:
+    """The bytes of one input (`-` is stdin), or `UnreadableInput`."""
+    if path == STDIN:
+        return read_stdin()
+    try:
+        return Path(path).read_bytes()
+    except OSError as error:
+        raise UnreadableInput(path, f"cannot read: {error.strerror or error}") from None
+
+
+def no_stdin() -> bytes:
+    raise UnreadableInput(STDIN_NAME, "stdin is read once, by the main process")
+
+
+_BYTE_ORDER_MARK: Final = b"\xef\xbb\xbf"
+_LEADING_SPACE: Final = re.compile(rb"\s*")
+
+
+def read_documents(source: str, content: bytes) -> ReadResult:
+    """Decode a JSON or YAML stream into documents, as kubectl's YAML-or-JSON decoder would."""
+    start = _LEADING_SPACE.match(
+        content, len(_BYTE_ORDER_MARK) if content.startswith(_BYTE_ORDER_MARK) else 0
+    )
+    offset = start.end() if start else 0
+    if content[offset : offset + 1] == b"{":
+        return read_json(
+            source, content.removeprefix(_BYTE_ORDER_MARK), first_line=1 + content.count(b"\n", 0, offset)
+        )
+    return read_yaml(source, content)
+
+
+def expand_paths(paths: Sequence[str], suffixes: Sequence[str]) -> list[str]:
+    """Files as given, `-` as given, directories walked recursively in name order (hidden entries
+    and files without one of `suffixes` left out). A path that does not exist is kept: reading it
+    reports the error."""
+    expanded: list[str] = []
+    for path in paths:
+        if path != STDIN and os.path.isdir(path):
+            for root, directories, files in os.walk(path):
+                directories[:] = sorted(name for name in directories if not name.startswith("."))
+                expanded.extend(
+                    os.path.join(root, name)
+                    for name in sorted(files)
+                    if not name.startswith(".") and name.lower().endswith(tuple(suffixes))
+                )
+        else:
+            expanded.append(path)
+    return expanded
+
+
+Task = tuple[str, bytes | None]  # an input path, and its content when it was read already (stdin)
+
+
+def read_stdin_once(paths: Sequence[str], read_stdin: Callable[[], bytes]) -> list[Task]:
+    """Tasks for the inputs; stdin is read here, once, so that any process can judge it."""
+    content: bytes | None = None
+    tasks: list[Task] = []
+    for path in paths:
+        if path == STDIN:
+            if content is None:
+                content = read_stdin()
+            tasks.append((path, content))
+        else:
+            tasks.append((path, None))
+    return tasks

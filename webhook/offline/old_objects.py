@@ -1,0 +1,68 @@
+"""The old objects of `dra-webhook validate --old`: an object whose group, kind, namespace and name
+match one of them is judged as an UPDATE of it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from webhook.admission import Judge
+from webhook.offline.apiserver import DEFAULT_NAMESPACE, effective_namespace, in_request_namespace
+from webhook.offline.documents import UnreadableInput
+from webhook.offline.inputs import MANIFEST_SUFFIXES, display_name, expand_paths, read_documents, read_input
+from webhook.offline.objects import ManifestObject, objects_of
+from webhook.rules import KindRules
+
+ObjectKey = tuple[str, str, str, str]  # group, kind, namespace, name
+
+
+def object_key(item: ManifestObject, rules: KindRules | None, request_namespace: str) -> ObjectKey:
+    """How an object is matched with its old version: group, kind, namespace and name."""
+    namespace = effective_namespace(item.namespace, rules, request_namespace)
+    return (item.gvk.group, item.kind, namespace, item.name)
+
+
+@dataclass(frozen=True, slots=True)
+class OldObjects:
+    """The old versions of objects, by `object_key` (a later duplicate wins)."""
+
+    by_key: Mapping[ObjectKey, Mapping[str, Any]] = field(default_factory=dict)
+    request_namespace: str = DEFAULT_NAMESPACE
+
+    def find(self, item: ManifestObject, rules: KindRules | None) -> Mapping[str, Any] | None:
+        if not item.name:
+            return None
+        return self.by_key.get(object_key(item, rules, self.request_namespace))
+
+
+def load_old_objects(
+    paths: Sequence[str],
+    *,
+    judge: Judge,
+    read_stdin: Callable[[], bytes],
+    request_namespace: str = DEFAULT_NAMESPACE,
+) -> tuple[OldObjects, list[UnreadableInput]]:
+    by_key: dict[ObjectKey, Mapping[str, Any]] = {}
+    problems: list[UnreadableInput] = []
+    for path in expand_paths(paths, MANIFEST_SUFFIXES):
+        try:
+            read = read_documents(display_name(path), read_input(path, read_stdin))
+        except UnreadableInput as problem:
+            problems.append(problem)
+            continue
+        if read.error is not None:
+            problems.append(read.error)
+        for document in read.documents:
+            for item in objects_of(document):
+                if isinstance(item, UnreadableInput):
+                    problems.append(item)
+                else:
+                    rules = judge.registry.get(item.gvk)
+                    obj = (
+                        item.obj
+                        if rules is None
+                        else in_request_namespace(item.obj, rules, request_namespace)
+                    )
+                    by_key[object_key(item, rules, request_namespace)] = obj
+    return OldObjects(by_key, request_namespace), problems

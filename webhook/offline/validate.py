@@ -1,0 +1,136 @@
+"""`dra-webhook validate`: every object of the inputs judged, reported, and the exit code."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal, TextIO
+
+from webhook.admission import DRA_GROUP, Judge
+from webhook.field import go_quote
+from webhook.offline.inputs import MANIFEST_SUFFIXES, expand_paths, read_stdin_once
+from webhook.offline.manifest_judge import ManifestJudge, ObjectResult, ValidateOptions
+from webhook.offline.old_objects import load_old_objects
+from webhook.offline.progress import Progress
+from webhook.offline.reports import EXIT_UNREADABLE, Case, Tally, counted, make_report
+from webhook.offline.workers import judge_in_order
+
+
+@dataclass(frozen=True, slots=True)
+class ValidateRun:
+    """`dra-webhook validate`, as its flags asked for it."""
+
+    inputs: tuple[str, ...]
+    old: tuple[str, ...] = ()
+    options: ValidateOptions = field(default_factory=ValidateOptions)
+    output: str = "text"
+    summary: bool = False
+    verbose: bool = False
+    jobs: int = 1
+
+
+def run_validate(
+    run: ValidateRun,
+    *,
+    out: TextIO,
+    err: TextIO,
+    read_stdin: Callable[[], bytes],
+    progress: TextIO | None = None,
+) -> int:
+    """Judge every object of the inputs; write the report to `out`; return the exit code."""
+    judge = Judge.build(run.options.policy)
+    old, old_problems = load_old_objects(
+        run.old, judge=judge, read_stdin=read_stdin, request_namespace=run.options.namespace
+    )
+    for problem in old_problems:
+        err.write(f"{problem} (in --old)\n")
+    if old_problems:
+        return EXIT_UNREADABLE
+    if run.options.subresource and not run.old:
+        err.write(
+            f"--subresource {run.options.subresource} judges updates: give the old objects with --old\n"
+        )
+        return EXIT_UNREADABLE
+    paths = expand_paths(run.inputs, MANIFEST_SUFFIXES)
+    tasks = read_stdin_once(paths, read_stdin)
+    manifest_judge = ManifestJudge(judge, run.options, old)
+    report = make_report(run.output, out, summary=run.summary, title="dra-webhook validate")
+    tally = Tally()
+    meter = Progress(progress, total_files=len(tasks), noun="objects")
+    try:
+        for results in judge_in_order(
+            manifest_judge,
+            tasks,
+            jobs=run.jobs,
+            build_worker_judge=functools.partial(ManifestJudge.build, run.options, old),
+        ):
+            tally.files += 1
+            for result in results:
+                tally.add(result.status)
+            meter.advance(len(results))
+            report.add(
+                [_object_case(result) for result in results],
+                [result.as_json() for result in results],
+                [line for result in results for line in _object_lines(result, verbose=run.verbose)],
+            )
+    finally:
+        meter.finish()
+    summary_line = validate_summary_line(tally)
+    report.finish(_validate_summary(tally), summary_line)
+    if run.summary and run.output != "text":
+        err.write(summary_line + "\n")
+    return tally.exit_code
+
+
+def _validate_summary(tally: Tally) -> dict[str, int]:
+    return {
+        "files": tally.files,
+        "objects": tally.objects,
+        "valid": tally.valid,
+        "invalid": tally.invalid,
+        "skipped": tally.skipped,
+        "errors": tally.errors,
+    }
+
+
+def validate_summary_line(tally: Tally) -> str:
+    return (
+        f"Summary: {counted(tally.objects, 'object')} in {counted(tally.files, 'file')}: "
+        f"{tally.valid} valid, {tally.invalid} invalid, {tally.skipped} skipped, "
+        f"{counted(tally.errors, 'error')}"
+    )
+
+
+def _object_lines(result: ObjectResult, *, verbose: bool) -> list[str]:
+    lines = []
+    if result.status == "invalid" and result.kind and result.message.startswith(result.kind + "."):
+        lines.append(f"{result.source}: {result.message}")
+    elif result.status == "invalid":
+        lines.append(f"{result.source}: {result.title}: {result.message}")
+    elif result.status == "error":
+        lines.append(f"{result.location}: {_object_prefix(result)}{result.message}")
+    elif verbose and result.status == "valid":
+        lines.append(f"{result.source}: {result.kind}.{DRA_GROUP} {go_quote(result.name)} is valid")
+    elif verbose:
+        lines.append(f"{result.source}: {result.title} skipped: {result.message}")
+    lines.extend(f"{result.source}: Warning: {warning}" for warning in result.warnings)
+    return lines
+
+
+def _object_prefix(result: ObjectResult) -> str:
+    return f"{result.title}: " if result.kind else ""
+
+
+def _object_case(result: ObjectResult) -> Case:
+    name = result.title if result.kind else f"line {result.line}" if result.line else "input"
+    outcome: Literal["pass", "fail", "skip", "error"] = {
+        "valid": "pass",
+        "invalid": "fail",
+        "skipped": "skip",
+        "error": "error",
+    }[result.status]  # type: ignore[assignment]
+    details = tuple(f"{cause['field']}: {cause['message']}" for cause in result.causes)
+    if result.status == "error":
+        details = (f"{result.location}: {result.message}",)
+    return Case(result.source, name, outcome, result.message, details)
