@@ -180,6 +180,32 @@ def test_yaml_that_kubectl_cannot_send_is_unreadable_with_its_line(
     assert (read.error.location, read.error.reason) == (location, reason)
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("a: !!map [x]\n", {"a": ["x"]}),
+        ("a: !!set [x]\n", {"a": ["x"]}),
+        ("a: !!seq {b: 1}\n", {"a": {"b": 1}}),
+        ("a: !!str [1]\n", {"a": [1]}),
+        ("a: !!omap {b: 1}\n", {"a": {"b": 1}}),
+    ],
+)
+def test_a_collection_is_read_by_its_kind_whatever_its_tag_says_as_go_yaml_v2_does(
+    text: str, value: Any
+) -> None:
+    read = read_documents("t.yaml", text.encode())
+    assert read.error is None
+    assert [document.data for document in read.documents] == [value]
+
+
+@pytest.mark.parametrize("text", ["a: !!map x\n", "a: !!seq x\n", "a: !!set x\n"])
+def test_a_scalar_with_a_collection_tag_is_unreadable_with_its_line_not_a_crash(text: str) -> None:
+    read = read_documents("t.yaml", text.encode())
+    assert read.error is not None
+    assert read.error.location == "t.yaml:1:4"
+    assert read.error.reason.startswith("invalid YAML: expected a ")
+
+
 def test_documents_before_a_syntax_error_are_kept_and_start_lines_are_recorded() -> None:
     read = read_documents("broken.yaml", BROKEN.read_bytes())
     assert [(document.line, document.data["metadata"]["name"]) for document in read.documents] == [

@@ -31,7 +31,6 @@ from webhook.offline.documents import (
 
 _YAML_PLAIN_TAG: Final = "tag:dra-webhook,2024:plain"
 _YAML_MERGE_TAG: Final = "tag:yaml.org,2002:merge"
-_YAML_MAP_TAG: Final = "tag:yaml.org,2002:map"
 
 # goyaml.v2/resolve.go resolveMapList: the words and constants a plain scalar may be.
 _GO_YAML_CONSTANTS: Final[Mapping[str, Any]] = {
@@ -206,10 +205,6 @@ def read_yaml(source: str, content: bytes) -> ReadResult:
 
 
 _YAML_STR_TAG: Final = "tag:yaml.org,2002:str"
-_YAML_MAP_TAGS: Final = frozenset({_YAML_MAP_TAG, "tag:yaml.org,2002:set"})
-_YAML_SEQ_TAGS: Final = frozenset(
-    {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:omap", "tag:yaml.org,2002:pairs"}
-)
 
 
 def _construct_fast(loader: KubeYamlLoader, node: yaml.Node) -> Any:
@@ -228,12 +223,9 @@ def _construct_fast(loader: KubeYamlLoader, node: yaml.Node) -> Any:
 
 
 def _node_value(loader: KubeYamlLoader, node: yaml.Node) -> Any:
-    tag = node.tag
-    if tag == _YAML_PLAIN_TAG:
-        return _sent_scalar(go_yaml_plain_scalar(node.value), node)
-    if tag == _YAML_STR_TAG:
-        return node.value
-    if tag in _YAML_MAP_TAGS:  # a !!set is a map with null values, as go-yaml v2 decodes it
+    # go-yaml v2 decodes a node by its kind, not its tag: `!!map [x]` is a sequence and
+    # `!!str [1]` a list. Only a scalar's tag chooses how it is read.
+    if isinstance(node, yaml.MappingNode):  # a !!set is a map with null values, as go-yaml v2 decodes it
         loader.flatten_mapping(node)
         obj: dict[str, Any] = {}
         for key_node, value_node in node.value:
@@ -245,8 +237,14 @@ def _node_value(loader: KubeYamlLoader, node: yaml.Node) -> Any:
                 key = _node_value(loader, key_node)
             obj[_go_map_key(key, key_node)] = _node_value(loader, value_node)
         return obj
-    if tag in _YAML_SEQ_TAGS:  # !!omap and !!pairs: a list of one-key maps
+    if isinstance(node, yaml.SequenceNode):  # !!omap and !!pairs too: a list of one-key maps
         return [_node_value(loader, item) for item in node.value]
+    if node.tag == _YAML_PLAIN_TAG:
+        return _sent_scalar(go_yaml_plain_scalar(node.value), node)
+    if node.tag == _YAML_STR_TAG:
+        return node.value
+    # Other scalar tags (!!int, !!binary, ...) go to the loader's constructors; one that does not
+    # fit a scalar (`!!map x`) raises a marked ConstructorError: unreadable input, with its line.
     return loader.construct_object(node, deep=True)
 
 
