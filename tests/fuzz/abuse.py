@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import os
+import resource
 import signal
 import socket
 import ssl
@@ -197,6 +198,15 @@ async def closed_by_server(reader: asyncio.StreamReader, timeout: float) -> floa
 def close_quietly(writer: asyncio.StreamWriter) -> None:
     with contextlib.suppress(Exception):
         writer.transport.abort()
+
+
+def allow_open_files(count: int) -> None:
+    """Raise this process's open-file limit to `count` if its hard limit allows (fails otherwise)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < count:
+        if hard != resource.RLIM_INFINITY and hard < count:
+            raise RuntimeError(f"needs {count} open files; the hard limit is {hard}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (count, hard))
 
 
 # --- abusers ----------------------------------------------------------------------------------------
@@ -387,13 +397,16 @@ def _read_blocking_response(connection: ssl.SSLSocket) -> bytes:
 
 
 @contextlib.asynccontextmanager
-async def abuse_running(port: int, tls: ssl.SSLContext, *, scale: int = 1) -> AsyncIterator[Abuse]:
-    """Every kind of abuse at once, `scale` times over, for as long as the block runs."""
+async def abuse_running(
+    port: int, tls: ssl.SSLContext, *, scale: int = 1, idle: int | None = None
+) -> AsyncIterator[Abuse]:
+    """Every kind of abuse at once, `scale` times over (and `idle` idle connections, 100 x `scale` by
+    default), for as long as the block runs."""
     abuse = Abuse(port, tls)
     await abuse.slowloris(20 * scale)
     await abuse.slow_bodies(10 * scale)
     await abuse.non_readers(2 * scale)
-    await abuse.idle_crowd(100 * scale)
+    await abuse.idle_crowd(100 * scale if idle is None else idle)
     try:
         yield abuse
     finally:
@@ -404,13 +417,21 @@ async def abuse_running(port: int, tls: ssl.SSLContext, *, scale: int = 1) -> As
 
 PRODUCTION_LIMITS: dict[str, Any] = {}  # ConnectionLimits' defaults
 ABUSE_SECONDS = 25.0  # longer than every production deadline (10 s), so that each one is met
+IDLE_CONNECTIONS = 2000  # twice the production connection limit
+WORKERS = 2  # as the image runs it
 
 
-def _abuse_for(port: int, cafile: str, seconds: float, scale: int, results: Any) -> None:
-    """The abusers, in a process of their own: their Python does not slow the steady client's."""
+def _abuse_for(
+    port: int, cafile: str, seconds: float, scale: int, idle: int, ready: Any, results: Any
+) -> None:
+    """The abusers, in a process of their own: their Python does not slow the steady client's.
+    `ready` is set once every abuser runs and the idle crowd is connected."""
+    allow_open_files(idle + 1000)
 
     async def run() -> dict[str, int]:
-        async with abuse_running(port, ssl.create_default_context(cafile=cafile), scale=scale) as abuse:
+        tls = ssl.create_default_context(cafile=cafile)
+        async with abuse_running(port, tls, scale=scale, idle=idle) as abuse:
+            ready.set()
             await asyncio.sleep(seconds)
             return dict(abuse.connections_closed_by_server)
 
@@ -424,17 +445,31 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         tmp = Path(scratch)
         cert_dir = development_certificates(tmp / "certs")
-        with guarded_server(tmp, cert_dir, limits=PRODUCTION_LIMITS) as server:
+        # Debug level in every worker: each connection the guard closes is logged, and counted below.
+        with guarded_server(
+            tmp, cert_dir, limits=PRODUCTION_LIMITS, workers=WORKERS, log_level="debug"
+        ) as server:
             tls = server.client_tls()
             steady_client(server.port, tls, count=200)  # warm-up
             print("alone:       ", steady_client(server.port, tls, count=3000, pause=0.002).summary())
             spawn = multiprocessing.get_context("spawn")
-            results = spawn.Queue()
+            results, ready = spawn.Queue(), spawn.Event()
             abusers = spawn.Process(
-                target=_abuse_for, args=(server.port, str(cert_dir / "ca.crt"), ABUSE_SECONDS, 5, results)
+                target=_abuse_for,
+                args=(
+                    server.port,
+                    str(cert_dir / "ca.crt"),
+                    ABUSE_SECONDS,
+                    5,
+                    IDLE_CONNECTIONS,
+                    ready,
+                    results,
+                ),
             )
             abusers.start()
-            time.sleep(3)  # the idle crowd connects
+            during_storm = steady_client(server.port, tls, count=500, pause=0.004)
+            print("connecting:  ", during_storm.summary(), f"({IDLE_CONNECTIONS} TLS connections opening)")
+            assert ready.wait(timeout=120), "the abusers never got going"
             steady = steady_client(server.port, tls, count=int((ABUSE_SECONDS - 5) / 0.005), pause=0.004)
             print("under abuse: ", steady.summary())
             print("abusers cut off:", results.get(timeout=ABUSE_SECONDS + 30))
