@@ -1,6 +1,6 @@
 """The load benchmark: the real webhook against the ceiling of its own stack, on loopback.
 
-    .venv/bin/python bench/load.py [--seconds 10] [--connections 1,32] [--profile]
+    .venv/bin/python bench/load.py [--seconds 10] [--repeat 3] [--rate 1000] [--profile]   # ~4 min
     .venv/bin/python bench/load.py --soak 1000000          # memory over a million requests
 
 One run does all of this, on 127.0.0.1 only, bounded in time and request count:
@@ -16,7 +16,8 @@ One run does all of this, on 127.0.0.1 only, bounded in time and request count:
 5. runs three loads, each on echo and then on the webhook, after an untimed warm-up: 1 connection
    and 32 connections as fast as the server answers (closed loop: throughput and the latency of a
    saturated server), and 32 connections paced at `--rate` requests per second in all (exponential
-   waits between a connection's requests: the latency at a realistic load). Meanwhile the worker
+   waits between a connection's requests: the latency at a realistic load); with `--repeat N`, N
+   timed runs per load, of which the one other processes disturbed least is kept. Meanwhile the worker
    processes' RSS is sampled every 0.2 s, and their CPU time, the generator's and the whole
    machine's are read before and after (/proc);
 6. prints throughput, p50/p99/p99.9 latency, CPU per request (server and load generator), the CPU
@@ -25,9 +26,10 @@ One run does all of this, on 127.0.0.1 only, bounded in time and request count:
    bench/results/latest.json (git-ignored).
 
 Closed loop and latency: with C connections each waiting for its answer, the mean latency is
-C / throughput (Little's law), whatever the server does: at 32 connections on 2 cores the echo ceiling
-itself cannot answer within 5 ms at the 99th percentile. The paced run measures what issue 10's
-latency target is about, the time a review takes when the webhook is not saturated.
+C / throughput (Little's law), whatever the server does: at 32 saturated connections a p99 within
+5 ms needs well over 32 / 5 ms = 6,400 answers per second, about half of what even the echo server
+reaches on 2 cores. The paced run measures what issue 10's latency target is about, the time a
+review takes when the webhook is not saturated.
 
 The load generator on a 2-core machine: wrk competes with the server's workers for the same two
 cores. It runs with ONE thread (`-t1`), unpinned: one wrk thread drives 32 keep-alive TLS
@@ -556,7 +558,11 @@ def benchmark(args: argparse.Namespace, generator: Generator, directory: Path) -
         for load in loads:
             for server in (echo, webhook):
                 run_load(generator, server, load.warmup(args.warmup), bodies, ca_file)  # not kept
-                result = run_load(generator, server, load, bodies, ca_file)
+                tries = [run_load(generator, server, load, bodies, ca_file) for _ in range(args.repeat)]
+                # Other processes only ever slow a run down: keep the one they disturbed least.
+                result = min(tries, key=lambda run: run["other_cpu_cores_busy"])
+                if len(tries) > 1:
+                    result = {**result, "repeats": tries}
                 runs.append(result)
                 print(
                     f"  {server.name:8} {load.connections:3d} connections {load.mode:9}: "
@@ -575,6 +581,7 @@ def benchmark(args: argparse.Namespace, generator: Generator, directory: Path) -
         "machine": machine(),
         "generator": generator.name,
         "seconds_per_run": args.seconds,
+        "repeat": args.repeat,
         "warmup_seconds": args.warmup,
         "webhook_workers": len(webhook.workers),
         "mix": [
@@ -700,6 +707,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each timed run")
     parser.add_argument("--warmup", type=float, default=3.0, help="untimed run before each timed one")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timed runs per load; the least disturbed one is reported"
+    )
     parser.add_argument(
         "--connections", type=parse_connections, default=[1, 32], help="saturated loads, e.g. 1,32"
     )
