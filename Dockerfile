@@ -16,12 +16,15 @@ ENV PIP_NO_CACHE_DIR=1 \
     PIP_ROOT_USER_ACTION=ignore
 WORKDIR /src
 # Only what the wheel is built from (.dockerignore keeps everything else out of the context).
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md requirements.lock ./
 COPY webhook/ webhook/
 COPY schemas/ schemas/
+# The runtime dependencies come from requirements.lock: exact versions, each file checked against
+# its sha256 (SECURITY.md); the project's own wheel is then added without resolving anything.
 RUN python -m pip wheel --no-deps --wheel-dir /wheels . \
  && python -m venv --without-pip /opt/dra-webhook \
- && python -m pip --python /opt/dra-webhook/bin/python install /wheels/*.whl
+ && python -m pip --python /opt/dra-webhook/bin/python install --require-hashes -r requirements.lock \
+ && python -m pip --python /opt/dra-webhook/bin/python install --no-deps /wheels/*.whl
 
 # --- runtime: the venv alone, on the same base image so its interpreter links still resolve ---
 FROM ${PYTHON_IMAGE}
