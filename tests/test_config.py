@@ -354,6 +354,35 @@ def test_environment_variables_set_the_serve_flags(monkeypatch: pytest.MonkeyPat
     assert serve_args("--workers", "1", "--port", "8443").workers == 1
 
 
+def test_the_client_limits_come_from_flags_or_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from webhook.settings import ConnectionLimits
+
+    defaults = serve_args()
+    assert (
+        defaults.header_timeout,
+        defaults.body_timeout,
+        defaults.idle_timeout,
+        defaults.write_timeout,
+        defaults.max_connections,
+    ) == (
+        ConnectionLimits().header_timeout_seconds,
+        ConnectionLimits().body_timeout_seconds,
+        ConnectionLimits().idle_timeout_seconds,
+        ConnectionLimits().write_timeout_seconds,
+        ConnectionLimits().max_connections,
+    )
+    monkeypatch.setenv("DRA_WEBHOOK_HEADER_TIMEOUT", "3")
+    monkeypatch.setenv("DRA_WEBHOOK_MAX_CONNECTIONS", "50")
+    args = serve_args("--body-timeout", "4", "--idle-timeout", "95", "--write-timeout", "6")
+    assert (args.header_timeout, args.body_timeout, args.idle_timeout, args.write_timeout) == (
+        3.0,
+        4.0,
+        95.0,
+        6.0,
+    )
+    assert args.max_connections == 50
+
+
 def test_the_defaults_without_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     from webhook.settings import available_cpus
 

@@ -29,6 +29,7 @@ from webhook.settings import (
     DEFAULT_PORT,
     DEFAULT_SHUTDOWN_DELAY_SECONDS,
     ENV_PREFIX,
+    ConnectionLimits,
     ListenAddress,
     PolicySettings,
     Settings,
@@ -137,6 +138,51 @@ def _add_serve(subcommands: Any) -> None:
         "seconds between checks of the certificate files for a rotation",
         type=_positive_float,
         metavar="SECONDS",
+    )
+
+    clients = serve.add_argument_group(
+        "client limits", "bounds on slow and abusive clients (docs/robustness.md); kube-apiserver meets none"
+    )
+    limits = ConnectionLimits()
+    _env_option(
+        clients,
+        "--header-timeout",
+        str(limits.header_timeout_seconds),
+        "seconds a connection may take to send a complete request head (slowloris)",
+        type=_positive_float,
+        metavar="SECONDS",
+    )
+    _env_option(
+        clients,
+        "--body-timeout",
+        str(limits.body_timeout_seconds),
+        "seconds from a complete head to a complete body (408 beyond it)",
+        type=_positive_float,
+        metavar="SECONDS",
+    )
+    _env_option(
+        clients,
+        "--idle-timeout",
+        str(limits.idle_timeout_seconds),
+        "seconds a kept-alive connection may wait for its next request (longer than kube-apiserver's 90)",
+        type=_positive_float,
+        metavar="SECONDS",
+    )
+    _env_option(
+        clients,
+        "--write-timeout",
+        str(limits.write_timeout_seconds),
+        "seconds an answer may stay blocked by a client that does not read it",
+        type=_positive_float,
+        metavar="SECONDS",
+    )
+    _env_option(
+        clients,
+        "--max-connections",
+        str(limits.max_connections),
+        "open connections per worker; past it the longest-idle connection is closed to make room",
+        type=_positive_int,
+        metavar="N",
     )
 
     shutdown = serve.add_argument_group("shutdown")
@@ -262,6 +308,13 @@ def _run_serve(args: argparse.Namespace) -> int:
         config_file=args.config,
         config_reload_interval_seconds=args.config_reload_interval,
         shutdown_delay_seconds=args.shutdown_delay,
+        limits=ConnectionLimits(
+            header_timeout_seconds=args.header_timeout,
+            body_timeout_seconds=args.body_timeout,
+            idle_timeout_seconds=args.idle_timeout,
+            write_timeout_seconds=args.write_timeout,
+            max_connections=args.max_connections,
+        ),
     )
     return run(settings)
 
