@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 PREFIX: Final = "dra_webhook"
 # A review is judged in well under a millisecond to a few milliseconds; the apiserver gives up after
 # 10 s (its default webhook timeout) but anything above 1 s is already an incident.
+# Why the server closes a connection of a slow or abusive client (server.ConnectionGuard).
+CONNECTION_CLOSING_REASONS: Final = ("slow-head", "slow-write", "evicted", "refused")
 LATENCY_BUCKETS: Final = (0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 OTHER: Final = "other"
 # Denial causes by field: the rules know a few hundred paths at most once indexes are folded; past
@@ -132,9 +134,19 @@ class Metrics:
             ["result"],
             registry=r,
         )
+        self.connections_closed = Counter(
+            f"{PREFIX}_connections_closed",
+            "Connections the server closed to bound a slow or abusive client, by reason: slow-head (no "
+            "complete request head in time), slow-write (an answer left unread), evicted (the idle one "
+            "closed at the connection limit), refused (a new one at the limit, every other busy).",
+            ["reason"],
+            registry=r,
+        )
         for result in ("success", "error"):
             self.certificate_reloads.labels(result)
             self.config_reloads.labels(result)
+        for reason in CONNECTION_CLOSING_REASONS:
+            self.connections_closed.labels(reason)
         self._seen_certificate_counts = (0, 0)
         self._seen_config_counts = (0, 0)
 
@@ -195,6 +207,9 @@ class Metrics:
             self.certificate_reloads.labels("error").inc(reload_errors - seen_errors)
         self._seen_certificate_counts = (max(reloads, seen_reloads), max(reload_errors, seen_errors))
         self.certificate_expiry.set(not_after_timestamp)
+
+    def observe_connection_closed(self, reason: str) -> None:
+        self.connections_closed.labels(reason if reason in CONNECTION_CLOSING_REASONS else "other").inc()
 
     def observe_config(self, *, reloads: int, reload_errors: int) -> None:
         """Bring the configuration instruments up to the watcher's running counts."""

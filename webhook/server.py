@@ -427,12 +427,20 @@ class ConnectionGuard:
     * a connection limit: past it, the connection idle for the longest is closed to make room (a
       slowloris connection counts as idle), or the new connection if all are busy.
 
-    The body deadline is the handler's (`_read_review`). Each closing is counted in `closed`.
+    The body deadline is the handler's (`_read_review`). Each closing is counted in `closed` and
+    told to `on_close` (the metrics).
     """
 
-    def __init__(self, limits: ConnectionLimits, *, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self,
+        limits: ConnectionLimits,
+        *,
+        loop: asyncio.AbstractEventLoop,
+        on_close: Callable[[str], None] | None = None,
+    ) -> None:
         self.limits = limits
         self.loop = loop
+        self.on_close = on_close
         self.max_connections = min(limits.max_connections, _open_file_budget())
         self.open: dict[asyncio.BaseProtocol, GuardedConnection] = {}  # aiohttp's protocol -> guard
         self.closed: collections.Counter[str] = collections.Counter()
@@ -456,6 +464,8 @@ class ConnectionGuard:
 
     def count_closing(self, reason: str) -> None:
         self.closed[reason] += 1
+        if self.on_close is not None:
+            self.on_close(reason)
         log.debug("closing a connection: %s", _CLOSING_REASONS[reason], extra={"reason": reason})
 
     @web.middleware
@@ -674,7 +684,11 @@ class WebhookServer:
         self.app = app
         runner = GuardedAppRunner(
             app,
-            guard=ConnectionGuard(settings.limits, loop=asyncio.get_running_loop()),
+            guard=ConnectionGuard(
+                settings.limits,
+                loop=asyncio.get_running_loop(),
+                on_close=app[METRICS_KEY].observe_connection_closed,
+            ),
             handle_signals=False,
             access_log_class=StructuredAccessLogger,
             access_log=logging.getLogger(ACCESS_LOGGER) if settings.access_log else None,

@@ -77,6 +77,28 @@ async def test_past_the_limit_the_longest_idle_connection_makes_room() -> None:
     assert set(guarded.open.values()) == {first, second, fourth}
 
 
+async def test_each_closing_is_told_to_the_metrics_with_a_reason_they_know() -> None:
+    from webhook.metrics import CONNECTION_CLOSING_REASONS, Metrics
+    from webhook.rules import REGISTRY
+    from webhook.server import _CLOSING_REASONS
+
+    assert set(_CLOSING_REASONS) == set(CONNECTION_CLOSING_REASONS)
+    metrics = Metrics(REGISTRY)
+    guarded = ConnectionGuard(
+        ConnectionLimits(max_connections=1),
+        loop=asyncio.get_running_loop(),
+        on_close=metrics.observe_connection_closed,
+    )
+    connect(guarded)
+    connect(guarded)  # the first, idle, is evicted
+    value = metrics.registry.get_sample_value("dra_webhook_connections_closed_total", {"reason": "evicted"})
+    assert value == 1.0
+    assert (
+        metrics.registry.get_sample_value("dra_webhook_connections_closed_total", {"reason": "refused"})
+        == 0.0
+    )
+
+
 async def test_when_every_connection_is_busy_the_new_one_is_refused() -> None:
     guarded = guard(max_connections=2)
     for connection, _, _ in (connect(guarded), connect(guarded)):
