@@ -506,7 +506,7 @@ def print_runs(runs: list[dict[str, Any]]) -> None:
     print()
     header = (
         f"{'server':8} {'load':14} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'p99.9':>7} {'max ms':>7} "
-        f"{'errors':>6} {'CPU µs/req':>10} {'cores':>5} {'wrk µs/req':>10} {'wrk':>4} {'other':>5}  "
+        f"{'errors':>6} {'CPU µs/req':>10} {'cores':>5} {'gen µs/req':>10} {'gen':>4} {'other':>5}  "
         "peak RSS MiB/worker"
     )
     print(header)
@@ -523,7 +523,7 @@ def print_runs(runs: list[dict[str, Any]]) -> None:
             f"{r['other_cpu_cores_busy']:5.2f}  "
             + ", ".join(f"{mib:.1f}" for mib in r["peak_rss_mib_per_worker"])
         )
-    print("(cores: CPU cores busy on average; wrk: the load generator's; other: every other process's)")
+    print("(cores: CPU cores busy on average; gen: the load generator's; other: every other process's)")
 
 
 def print_targets(found: dict[str, Any]) -> None:
@@ -577,6 +577,8 @@ def benchmark(args: argparse.Namespace, generator: Generator, directory: Path) -
     print()
     print("peak RSS per worker (VmHWM, MiB): " + "; ".join(f"{name} {mib}" for name, mib in peak.items()))
     print_targets(found)
+    if not generator.wrk:
+        print("the load generator was bench/pyload.py: it, not the servers, limits these figures")
     return {
         "machine": machine(),
         "generator": generator.name,
@@ -722,12 +724,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--soak-max-seconds", type=float, default=1800.0, help="a soak stops after this")
     parser.add_argument("--no-install", action="store_true", help="never apt-get install wrk")
     parser.add_argument(
+        "--generator", choices=["wrk", "python"], default="wrk", help="python: bench/pyload.py even with wrk"
+    )
+    parser.add_argument(
         "--allow-wrong-verdicts", action="store_true", help="measure even when a verdict of the mix is wrong"
     )
     parser.add_argument("--json", type=Path, default=None, help="default: bench/results/latest.json")
     args = parser.parse_args(argv)
 
-    generator = find_or_install_wrk(not args.no_install)
+    generator = find_or_install_wrk(not args.no_install) if args.generator == "wrk" else Generator(None)
     with tempfile.TemporaryDirectory(prefix="dra-webhook-bench-") as temporary:
         if args.soak:
             results = soak(args, generator, Path(temporary))
