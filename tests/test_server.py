@@ -18,7 +18,7 @@ from aiohttp.test_utils import TestClient
 from tests.live_server import HeldRequest, connection_refused, development_certificates, free_port
 from tests.reviews import admission_review, allocated_claim, resource_claim
 from webhook.logs import extra_fields
-from webhook.server import READINESS_KEY, WebhookServer, create_app
+from webhook.server import READINESS_KEY, WebhookServer, create_app, server_tls
 from webhook.settings import ListenAddress, Settings
 
 Client = TestClient[web.Request, web.Application]
@@ -297,3 +297,18 @@ def test_bad_listen_addresses(text: str, message: str) -> None:
     with pytest.raises(ValueError) as refused:
         ListenAddress.parse(text)
     assert str(refused.value) == message
+
+
+def test_generated_development_certificates_are_announced_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """`webhook.tls` says what it made (a warning: not for production); the server does not say it again."""
+    with caplog.at_level(logging.DEBUG):
+        server_tls(Settings(cert_dir=tmp_path))
+    announcements = [
+        (record.name, record.levelname)
+        for record in caplog.records
+        if "development certificate" in record.getMessage()
+    ]
+    assert announcements == [("webhook.tls", "WARNING")]
+    assert (tmp_path / "tls.crt").exists()

@@ -320,9 +320,10 @@ async def _mark_shutting_down(app: web.Application) -> None:
 
 
 def server_tls(settings: Settings) -> ssl.SSLContext:
-    """The TLS context of the served certificate, generating development certificates if allowed."""
-    if settings.generate_dev_certs and ensure_development_certificates(settings.cert_dir):
-        log.info("generated development certificates in %s", settings.cert_dir)
+    """The TLS context of the served certificate, generating development certificates if allowed
+    (`ensure_development_certificates` logs what it made, once)."""
+    if settings.generate_dev_certs:
+        ensure_development_certificates(settings.cert_dir)
     return build_server_context(settings.cert_file, settings.key_file, client_ca_file=settings.client_ca_file)
 
 
