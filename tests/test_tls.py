@@ -1011,6 +1011,12 @@ def test_missing_files_are_refused_once(
     assert handshake(context, go_like_client(certs.ca)).succeeded
 
 
+async def _watch_on_the_event_loop(reloader: CertificateReloader, *, interval_seconds: float) -> None:
+    while True:
+        await asyncio.sleep(interval_seconds)
+        reloader.reload_if_changed()
+
+
 async def _watch_in_worker_threads(reloader: CertificateReloader, *, interval_seconds: float) -> None:
     while True:  # what the server does: the file reads and the parsing stay off the event loop
         await asyncio.sleep(interval_seconds)
@@ -1062,7 +1068,7 @@ async def test_reloading_under_concurrent_requests_drops_nothing(
 
     async with https_server(context) as url:
         if reloaded_in == "the event loop":
-            watcher = asyncio.create_task(reloader.watch(interval_seconds=0.005))
+            watcher = asyncio.create_task(_watch_on_the_event_loop(reloader, interval_seconds=0.005))
         else:
             watcher = asyncio.create_task(_watch_in_worker_threads(reloader, interval_seconds=0.005))
         swapper = asyncio.create_task(asyncio.to_thread(kubelet))

@@ -24,7 +24,6 @@ Three things live here, each usable without the others:
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import datetime as dt
@@ -77,9 +76,6 @@ DEVELOPMENT_CA_COMMON_NAME: Final = "dra-webhook development CA"
 # "localhost" over IPv6 verifies too.
 DEVELOPMENT_LOOPBACK_ADDRESSES: Final = ("::1",)
 
-# kubelet refreshes mounted Secrets about once a minute; checking the files every 10 s reads two small
-# files and costs nothing measurable.
-RELOAD_INTERVAL_SECONDS: Final = 10.0
 # A kubelet symlink swap between reading tls.crt and tls.key gives a torn read; reading again after the
 # links moved settles it without counting an error.
 _TORN_READ_RETRIES: Final = 3
@@ -910,9 +906,3 @@ class CertificateReloader:
                 "refusing the new certificate pair (%s); still serving %s", reason, self._serving.describe()
             )
         return False
-
-    async def watch(self, *, interval_seconds: float = RELOAD_INTERVAL_SECONDS) -> None:
-        """Check the files every `interval_seconds` until cancelled (run it as a task in the server)."""
-        while True:
-            await asyncio.sleep(interval_seconds)
-            self.reload_if_changed()
