@@ -67,7 +67,9 @@ class PolicySettings:
     # kind name -> enforcement; kinds not named use `default_enforcement`.
     enforcement: tuple[tuple[str, Enforcement], ...] = ()
     default_enforcement: Enforcement = Enforcement.DENY
-    # The structural check (schemas/) reports wrong types and missing required fields.
+    # The structural check (schemas/): wrong JSON types, malformed quantities and timestamps are
+    # errors, unknown fields warnings. Missing required fields are left to the rules, which report
+    # them with the API server's own messages (see webhook.schemas).
     structural_check: bool = True
 
     def enforcement_for(self, kind: str) -> Enforcement:
@@ -197,7 +199,3 @@ def env_name(flag: str) -> str:
     """The environment variable of a flag: ``--grace-period`` -> ``DRA_WEBHOOK_GRACE_PERIOD``."""
     return ENV_PREFIX + flag.lstrip("-").upper().replace("-", "_")
 
-
-def env_default(name: str, default: str | None = None) -> str | None:
-    """The `DRA_WEBHOOK_<NAME>` environment value for a flag, or the default."""
-    return os.environ.get(env_name(name), default)
