@@ -198,4 +198,3 @@ def _cgroup_cpu_quota(cpu_max: Path) -> int | None:
 def env_name(flag: str) -> str:
     """The environment variable of a flag: ``--grace-period`` -> ``DRA_WEBHOOK_GRACE_PERIOD``."""
     return ENV_PREFIX + flag.lstrip("-").upper().replace("-", "_")
-
