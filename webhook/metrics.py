@@ -29,9 +29,9 @@ if TYPE_CHECKING:
 PREFIX: Final = "dra_webhook"
 # A review is judged in well under a millisecond to a few milliseconds; the apiserver gives up after
 # 10 s (its default webhook timeout) but anything above 1 s is already an incident.
+LATENCY_BUCKETS: Final = (0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 # Why the server closes a connection of a slow or abusive client (server.ConnectionGuard).
 CONNECTION_CLOSING_REASONS: Final = ("slow-head", "slow-write", "evicted", "refused")
-LATENCY_BUCKETS: Final = (0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 OTHER: Final = "other"
 # Denial causes by field: the rules know a few hundred paths at most once indexes are folded; past
 # this many (a bug, or paths built from user input) new paths share one label value.
