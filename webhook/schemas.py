@@ -94,10 +94,6 @@ class StructuralReport:
     errors: ErrorList
     warnings: tuple[str, ...]
 
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
 
 # --- paths -----------------------------------------------------------------------------------------
 #

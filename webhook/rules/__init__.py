@@ -17,7 +17,7 @@ from webhook.rules.v1alpha2.resourceclaimtemplate import RESOURCE_CLAIM_TEMPLATE
 from webhook.rules.v1alpha2.resourceclass import RESOURCE_CLASS
 from webhook.rules.v1alpha2.resourceslice import RESOURCE_SLICE
 
-__all__ = ["REGISTRY", "GroupVersionKind", "KindRules", "Obj", "lookup"]
+__all__ = ["REGISTRY", "GroupVersionKind", "KindRules", "Obj"]
 
 _ALL_KINDS: tuple[KindRules, ...] = (
     RESOURCE_CLAIM,
@@ -30,7 +30,3 @@ _ALL_KINDS: tuple[KindRules, ...] = (
 )
 
 REGISTRY: Mapping[GroupVersionKind, KindRules] = MappingProxyType({rules.gvk: rules for rules in _ALL_KINDS})
-
-
-def lookup(gvk: GroupVersionKind) -> KindRules | None:
-    return REGISTRY.get(gvk)
