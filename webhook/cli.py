@@ -38,8 +38,10 @@ from webhook.settings import (
     env_name,
 )
 
-EXIT_ALLOWED: Final = 0
-EXIT_DENIED: Final = 1
+# Exit statuses of the commands' own checks (review and validate count theirs in offline.reports):
+# 0 done, 2 an input or a flag or environment value that cannot be used (argparse's status for a usage
+# error too).
+EXIT_OK: Final = 0
 EXIT_UNREADABLE: Final = 2
 
 Runner = Callable[[argparse.Namespace], int]
@@ -602,7 +604,7 @@ def _run_manifests(args: argparse.Namespace) -> int:
         )
     sys.stdout.write(render_yaml(objects))
     sys.stdout.flush()
-    return EXIT_ALLOWED
+    return EXIT_OK
 
 
 # --- certs ------------------------------------------------------------------------------------------
@@ -695,7 +697,7 @@ def _run_certs(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     print(issued.ca_bundle.base64)
-    return EXIT_ALLOWED
+    return EXIT_OK
 
 
 # --- shared -----------------------------------------------------------------------------------------
