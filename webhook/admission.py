@@ -22,11 +22,11 @@ from typing import Any, Final, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from webhook.field import NIL_PATH, ErrorList, ErrorType, FieldError, go_quote, invalid_message
+from webhook.field import ErrorList, FieldError, invalid_message
 from webhook.logs import request_fields
 from webhook.rules import REGISTRY, GroupVersionKind, KindRules
 from webhook.rules.policy import NamespacePolicy, check_namespace_policy
-from webhook.schemas import StructuralChecker
+from webhook.schemas import StructuralChecker, not_an_object
 from webhook.settings import Enforcement, PolicySettings, UnknownKindPolicy
 
 log = logging.getLogger("webhook.admission")
@@ -345,17 +345,13 @@ def _object_name(obj: Any) -> str:
     return ""
 
 
-_JSON_TYPE_NAMES: Final = {str: "string", bool: "boolean", int: "integer", float: "number", list: "array"}
-
-
 def _not_objects(obj: Any, old_obj: Any) -> ErrorList:
     """The structural check's type error for objects that are not JSON objects (the root path)."""
     errors = []
-    for prefix, value in (("", obj), ("oldObject.", old_obj)):
-        if not isinstance(value, Mapping):
-            actual = _JSON_TYPE_NAMES.get(type(value), type(value).__name__)
-            detail = f"body must be of type object: {go_quote(actual)}"
-            errors.append(FieldError(ErrorType.TYPE_INVALID, f"{prefix}{NIL_PATH}", actual, detail))
+    if not isinstance(obj, Mapping):
+        errors.append(not_an_object(obj))
+    if not isinstance(old_obj, Mapping):
+        errors.append(_in_old_object(not_an_object(old_obj)))
     return errors
 
 

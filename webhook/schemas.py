@@ -72,6 +72,7 @@ __all__ = [
     "StructuralChecker",
     "StructuralReport",
     "default_schema_directory",
+    "not_an_object",
     "quantity_error",
     "rfc3339_time_ok",
 ]
@@ -730,10 +731,11 @@ class StructuralChecker:
         if type(obj) is dict or isinstance(obj, Mapping):
             root.check(obj, None, findings)
         else:
-            findings.errors.append(_not_an_object(obj))
+            findings.errors.append(not_an_object(obj))
         return StructuralReport(errors=findings.errors, warnings=tuple(findings.warnings))
 
 
-def _not_an_object(obj: Any) -> FieldError:
+def not_an_object(obj: Any) -> FieldError:
+    """The error for a whole object that is not a JSON object: a type error at the root (``<nil>``)."""
     actual = _json_type(obj)
     return type_invalid(ROOT, actual, f"body must be of type object: {go_quote(actual)}")
