@@ -26,6 +26,7 @@ from webhook.field import ErrorList, FieldError, invalid_message
 from webhook.logs import request_fields
 from webhook.rules import REGISTRY, GroupVersionKind, KindRules
 from webhook.rules.policy import NamespacePolicy, check_namespace_policy
+from webhook.rules.values import mapping, text
 from webhook.schemas import StructuralChecker, not_an_object
 from webhook.settings import Enforcement, PolicySettings, UnknownKindPolicy
 
@@ -83,6 +84,11 @@ class AdmissionRequest(_Envelope):
     object: Any = None
     old_object: Any = Field(None, alias="oldObject")
     dry_run: bool | None = Field(None, alias="dryRun")
+
+    @property
+    def object_name(self) -> str:
+        """`metadata.name` of the object, "" when it has none (a CREATE with generateName)."""
+        return text(mapping(mapping(self.object).get("metadata")).get("name"))
 
 
 class AdmissionReview(_Envelope):
@@ -287,7 +293,7 @@ class Judge:
         )
         if not judgement.errors:
             return allowed(judgement.warnings)
-        name = _object_name(obj) or request.name
+        name = request.object_name or request.name
         if self.policy.enforcement_for(gvk.kind) is Enforcement.WARN:
             as_warnings = [f"{gvk.kind} {name!r} would be denied: {error}" for error in judgement.errors]
             return Verdict(
@@ -334,14 +340,6 @@ def _kind_mismatch(gvk: GroupVersionKind, obj: Any) -> str:
         kind is not None and kind != gvk.kind
     ):
         return f"object is {api_version}, Kind={kind} but request.kind is {expected_version}, Kind={gvk.kind}"
-    return ""
-
-
-def _object_name(obj: Any) -> str:
-    if isinstance(obj, Mapping):
-        metadata = obj.get("metadata")
-        if isinstance(metadata, Mapping) and isinstance(metadata.get("name"), str):
-            return str(metadata["name"])
     return ""
 
 

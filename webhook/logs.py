@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any, Final
 
 import orjson
@@ -128,20 +128,14 @@ def request_fields(request: AdmissionRequest) -> dict[str, Any]:
         "kind": gvk.kind,
         "apiVersion": f"{gvk.group}/{gvk.version}" if gvk.group else gvk.version,
         "namespace": request.namespace,
-        # `name` is a LogRecord attribute and cannot be an extra field.
-        "objectName": request.name or _object_name(request.object),
+        # `name` is a LogRecord attribute and cannot be an extra field. A CREATE with generateName
+        # has no request.name; the object may carry one.
+        "objectName": request.name or request.object_name,
         "operation": request.operation,
         "subresource": request.sub_resource,
         "user": request.user_info.username if request.user_info is not None else "",
         "dryRun": bool(request.dry_run),
     }
-
-
-def _object_name(obj: Any) -> str:
-    # A CREATE with generateName has no request.name; the object may carry one.
-    metadata = obj.get("metadata") if isinstance(obj, Mapping) else None
-    name = metadata.get("name") if isinstance(metadata, Mapping) else None
-    return name if isinstance(name, str) else ""
 
 
 def logged_causes(errors: Sequence[FieldError]) -> list[dict[str, str]]:
