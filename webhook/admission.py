@@ -26,6 +26,7 @@ from webhook.field import ErrorList, FieldError, invalid_message
 from webhook.logs import request_fields
 from webhook.rules import REGISTRY, GroupVersionKind, KindRules
 from webhook.rules.policy import NamespacePolicy, check_namespace_policy
+from webhook.rules.v1alpha2 import GROUP
 from webhook.rules.values import mapping, text
 from webhook.schemas import StructuralChecker, not_an_object
 from webhook.settings import Enforcement, PolicySettings, UnknownKindPolicy
@@ -33,7 +34,7 @@ from webhook.settings import Enforcement, PolicySettings, UnknownKindPolicy
 log = logging.getLogger("webhook.admission")
 
 SUPPORTED_API_VERSIONS: Final = ("admission.k8s.io/v1", "admission.k8s.io/v1beta1")
-DRA_GROUP: Final = "resource.k8s.io"
+DRA_GROUP: Final = GROUP
 # kube-apiserver drops a warning with control characters and truncates each to 256 characters once
 # their total passes 4096 (SPEC A.3): keep ours printable, short and few.
 MAX_WARNING_CHARS: Final = 256

@@ -24,10 +24,8 @@ from typing import Any, Final
 
 from webhook.field import ROOT, ErrorList, FieldPath, forbidden, go_quote, required
 from webhook.rules.kinds import GroupVersionKind, Obj
+from webhook.rules.v1alpha2 import GROUP, VERSION
 from webhook.rules.values import mapping, optional_mapping, text
-
-GROUP: Final = "resource.k8s.io"
-VERSION: Final = "v1alpha2"
 
 # Scopes of built-in kinds, as `kubectl api-resources` lists them for Kubernetes 1.30:
 # (apiGroup, kind) -> namespaced. The core group is "".
