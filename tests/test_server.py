@@ -17,7 +17,10 @@ from aiohttp.test_utils import TestClient
 
 from tests.live_server import HeldRequest, connection_refused, development_certificates, free_port
 from tests.reviews import admission_review, allocated_claim, resource_claim
+from webhook.admission import AdmissionRequest, Verdict
 from webhook.logs import extra_fields
+from webhook.metrics import Metrics
+from webhook.rules import REGISTRY
 from webhook.server import READINESS_KEY, WebhookServer, create_app, server_tls
 from webhook.settings import ListenAddress, Settings
 
@@ -312,3 +315,28 @@ def test_generated_development_certificates_are_announced_once(
     ]
     assert announcements == [("webhook.tls", "WARNING")]
     assert (tmp_path / "tls.crt").exists()
+
+
+class UnwritableMetrics(Metrics):
+    """Instruments whose storage is gone, as when a multiprocess file cannot be created."""
+
+    def observe_review(self, request: AdmissionRequest, verdict: Verdict, seconds: float) -> None:
+        raise FileNotFoundError("counter_1234.db")
+
+    def observe_unreadable(self, status: int, seconds: float) -> None:
+        raise FileNotFoundError("counter_1234.db")
+
+
+async def test_a_metric_that_cannot_be_written_costs_no_answer(
+    aiohttp_client: MakeClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = create_app(Settings(), metrics=UnwritableMetrics(REGISTRY))
+    client = await aiohttp_client(app)
+    with caplog.at_level(logging.ERROR, logger="webhook.server"):
+        status, answer = await post_review(client, admission_review(resource_claim(), uid="kept"))
+        unreadable = await client.post("/validate", data=b"not json", headers=JSON)
+    assert (status, answer["response"]) == (200, {"uid": "kept", "allowed": True})
+    assert unreadable.status == 400
+    assert (await unreadable.json())["code"] == 400
+    logged = [(record.getMessage(), extra_fields(record).get("uid")) for record in caplog.records]
+    assert logged == [("cannot record the answer", "kept"), ("cannot record an unreadable request", None)]

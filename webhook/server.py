@@ -37,6 +37,7 @@ from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import choose_encoder
 
 from webhook.admission import (
+    AdmissionRequest,
     AdmissionReview,
     Judge,
     UnreadableReview,
@@ -146,13 +147,12 @@ async def validate(request: web.Request) -> web.Response:
         try:
             review = await _read_review(request, app[SETTINGS_KEY].max_body_bytes)
         except web.HTTPException as error:
-            metrics.observe_unreadable(error.status, time.perf_counter() - started)
+            _record_unreadable(metrics, error.status, time.perf_counter() - started)
             raise
         request[UID_REQUEST_KEY] = review.request.uid
         verdict = app[JUDGE_KEY].judge.judge(review.request)
         answer, verdict = _encode_answer(review, verdict)
-        metrics.observe_review(review.request, verdict, time.perf_counter() - started)
-        log_decision(review.request, verdict)
+        _record_answer(metrics, review.request, verdict, time.perf_counter() - started)
         response = web.Response(body=answer, content_type="application/json")
         if app[READINESS_KEY].shutting_down:
             response.force_close()  # a keep-alive client moves to another pod for its next review
@@ -198,6 +198,25 @@ def _encode_answer(review: AdmissionReview, verdict: Verdict) -> tuple[bytes, Ve
         log.exception("cannot encode the answer", extra={"event": "error", **request_fields(review.request)})
         failed = errored("dra-webhook: cannot encode the answer")
         return orjson.dumps(review_response(review, failed)), failed
+
+
+# Counting and logging an answer must not cost the answer: a metric that cannot be written (a new
+# label value whose multiprocess file is gone, say) is logged, and the verdict still goes out.
+
+
+def _record_answer(metrics: Metrics, judged: AdmissionRequest, verdict: Verdict, seconds: float) -> None:
+    try:
+        metrics.observe_review(judged, verdict, seconds)
+        log_decision(judged, verdict)
+    except Exception:
+        log.exception("cannot record the answer", extra={"event": "error", **request_fields(judged)})
+
+
+def _record_unreadable(metrics: Metrics, status: int, seconds: float) -> None:
+    try:
+        metrics.observe_unreadable(status, seconds)
+    except Exception:
+        log.exception("cannot record an unreadable request", extra={"event": "error", "code": status})
 
 
 async def healthz(request: web.Request) -> web.Response:
