@@ -249,7 +249,7 @@ def _add_policy_flags(parser: Any) -> None:
     _env_switch(
         parser,
         "--no-namespace-rules",
-        "turn off the webhook's own namespace rules for parametersRef (SPEC Part C)",
+        "turn off the webhook's own namespace rules for parametersRef (README.md, What it checks)",
     )
     _env_option(
         parser,
