@@ -408,6 +408,7 @@ def _without_shortcuts(slow: StructuralChecker) -> StructuralChecker:
                 visit(child)
         elif isinstance(node, _Array):
             node.valid_item_types = frozenset()
+            node.string_struct_fields = None
             visit(node.items)
         elif isinstance(node, _Map):
             node.valid_value_types = frozenset()
@@ -476,6 +477,28 @@ def test_structural_check_finds_the_same_with_and_without_shortcuts(which: int, 
         found, expected = fast.check(gvk, mutated), slow.check(gvk, mutated)
         assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
         assert [e.type for e in found.errors] == [e.type for e in expected.errors]
+        assert found.warnings == expected.warnings
+
+
+@pytest.mark.parametrize(
+    "reserved_for",
+    [
+        [],
+        [{"resource": "pods", "name": "a", "uid": "1"}] * 3,
+        [{"resource": "pods", "name": "a", "uid": "1"}, {"resource": "pods", "name": None}],
+        [{"resource": "pods", "name": 5, "uid": "1"}],
+        [{"resource": "pods", "unknown": "x"}],
+        [{"resource": "pods"}, None],
+        [{"resource": "pods"}, "text"],
+        [{"resource": "pods", "name": {"nested": 1}}],
+    ],
+)
+def test_consumer_lists_check_the_same_with_and_without_shortcuts(reserved_for: list[Any]) -> None:
+    gvk = GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim")
+    claim = {"metadata": {"name": "c"}, "status": {"reservedFor": reserved_for}}
+    for fast, slow in ((FAST, SLOW), (FAST_REQUIRED, SLOW_REQUIRED)):
+        found, expected = fast.check(gvk, claim), slow.check(gvk, claim)
+        assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
         assert found.warnings == expected.warnings
 
 

@@ -46,6 +46,7 @@ single walk over the object that only builds paths when it has something to repo
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -416,6 +417,7 @@ class _FreeObject(_Node):
 
 
 _STRING_OR_NULL: Final = frozenset({str, type(None)})
+_DICT_ONLY: Final = frozenset({dict})
 
 
 class _Struct(_Node):
@@ -474,7 +476,7 @@ class _Map(_Node):
 
 
 class _Array(_Node):
-    __slots__ = ("items", "valid_item_types")
+    __slots__ = ("item_required", "items", "string_struct_fields", "valid_item_types")
 
     def __init__(self, items: _Node) -> None:
         super().__init__()
@@ -482,6 +484,10 @@ class _Array(_Node):
         # Item types that need no look (null items included): a list of only these (128 node
         # names, say) is decided in C.
         self.valid_item_types = items.trivially_valid | {type(None)} if items.trivially_valid else frozenset()
+        # A list of structs: when every item is an object holding only string fields with string or
+        # null values (32 consumer references), the whole list is decided in C, column-wise.
+        self.string_struct_fields = items.string_fields if isinstance(items, _Struct) else None
+        self.item_required = items.required if isinstance(items, _Struct) else ()
 
     def check(self, value: Any, link: _Link, findings: _Findings) -> None:
         if type(value) is not list and _json_type(value) != "array":
@@ -489,11 +495,23 @@ class _Array(_Node):
             return
         if self.valid_item_types and self.valid_item_types.issuperset(map(type, value)):
             return
+        if self._all_string_structs(value, findings):
+            return
         items = self.items
         trivially_valid = items.trivially_valid
         for index, child in enumerate(value):
             if child is not None and type(child) not in trivially_valid:
                 items.check(child, (link, index), findings)
+
+    def _all_string_structs(self, value: Any, findings: _Findings) -> bool:
+        fields = self.string_struct_fields
+        if fields is None or (findings.report_missing_required and self.item_required):
+            return False
+        return (
+            _DICT_ONLY.issuperset(map(type, value))
+            and fields.issuperset(itertools.chain.from_iterable(value))
+            and _STRING_OR_NULL.issuperset(map(type, itertools.chain.from_iterable(map(dict.values, value))))
+        )
 
 
 def _check_date_time(value: Any, link: _Link, findings: _Findings) -> None:
