@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +65,7 @@ from webhook.field import (
     required,
     type_invalid,
 )
+from webhook.gotime import is_rfc3339
 from webhook.rules.kinds import GroupVersionKind
 
 __all__ = [
@@ -75,7 +75,6 @@ __all__ = [
     "default_schema_directory",
     "not_an_object",
     "quantity_error",
-    "rfc3339_time_ok",
 ]
 
 # sigs.k8s.io/json `saveStrictError`: at most 100 strict (unknown-field) errors are kept.
@@ -174,34 +173,6 @@ def _json_type_of_subclass(value: Any) -> str:
 
 
 # --- formats -------------------------------------------------------------------------------------
-
-# time.Parse(time.RFC3339, s) as Go's general parser applies the layout "2006-01-02T15:04:05Z07:00":
-# a 4-digit year, 2-digit month, day, minute and second, a 1- or 2-digit hour, an optional fraction
-# after '.' or ',', then "Z" or a numeric offset.
-_RFC3339: Final = re.compile(
-    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:[.,][0-9]+)?"
-    r"(?:Z|[+-]([0-9]{2}):([0-9]{2}))",
-    re.ASCII,
-)
-_DAYS_IN_MONTH: Final = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
-
-
-def rfc3339_time_ok(text: str) -> bool:
-    """Whether `metav1.Time.UnmarshalJSON` accepts this string (Go `time.Parse(time.RFC3339, ...)`)."""
-    match = _RFC3339.fullmatch(text)
-    if match is None:
-        return False
-    year, month, day, hour, minute, second = (int(part) for part in match.groups()[:6])
-    if not 1 <= month <= 12:
-        return False
-    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-    days = 29 if month == 2 and leap else _DAYS_IN_MONTH[month - 1]
-    if not (1 <= day <= days and hour < 24 and minute < 60 and second < 60):
-        return False
-    offset_hour, offset_minute = match.group(7), match.group(8)
-    # Go's range test for offsets uses ">" ("some people do write offsets of 24 hours or 60 minutes").
-    return offset_hour is None or (int(offset_hour) <= 24 and int(offset_minute) <= 60)
-
 
 # resource.ParseQuantity's errors (k8s.io/apimachinery/pkg/api/resource/quantity.go).
 QUANTITY_FORMAT_WRONG: Final = (
@@ -515,7 +486,7 @@ class _Array(_Node):
 
 
 def _check_date_time(value: Any, link: _Link, findings: _Findings) -> None:
-    if not rfc3339_time_ok(value):
+    if not is_rfc3339(value):  # metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, ...)
         path = _field_path(link)
         findings.errors.append(
             type_invalid(path, value, f"{path} in body must be of type date-time: {go_quote(value)}")

@@ -28,6 +28,7 @@ from webhook.celgo import types as t
 from webhook.celgo.parser import ParsedExpression
 from webhook.celgo.source import Errors
 from webhook.celgo.types import CelType
+from webhook.gotime import parse_rfc3339
 
 _EXEMPT_FROM_HOMOGENEITY = frozenset({"format"})
 
@@ -169,49 +170,13 @@ def _valid_duration_literal(literal: ast.Literal) -> bool:
 # CEL timestamps span 0001-01-01T00:00:00Z .. 9999-12-31T23:59:59Z (common/types/timestamp.go).
 MIN_UNIX_SECONDS = -62135596800
 MAX_UNIX_SECONDS = 253402300799
-_RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(?:Z|([+-])(\d{2}):(\d{2}))\Z"
-)
-
-
-def _days_from_civil(year: int, month: int, day: int) -> int:
-    year -= month <= 2
-    era = year // 400
-    yoe = year - era * 400
-    doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
-
-
-def _days_in_month(year: int, month: int) -> int:
-    if month == 2:
-        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
-        return 29 if leap else 28
-    return 30 if month in (4, 6, 9, 11) else 31
-
-
-def go_parse_rfc3339_seconds(text: str) -> int | None:
-    """Unix seconds of an RFC 3339 timestamp as Go parses it, or None where Go fails."""
-    match = _RFC3339.match(text)
-    if match is None:
-        return None
-    year, month, day, hour, minute, second = (int(match.group(i)) for i in range(1, 7))
-    if not 1 <= month <= 12 or not 1 <= day <= _days_in_month(year, month):
-        return None
-    if hour > 23 or minute > 59 or second > 59:
-        return None
-    offset = 0
-    if match.group(8):
-        off_hours, off_minutes = int(match.group(9)), int(match.group(10))
-        if off_hours > 23 or off_minutes > 59:
-            return None
-        offset = (off_hours * 3600 + off_minutes * 60) * (-1 if match.group(8) == "-" else 1)
-    return _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
 
 
 def _valid_timestamp_literal(literal: ast.Literal) -> bool:
+    seconds: int | None
     if literal.kind == "string":
-        seconds = go_parse_rfc3339_seconds(str(literal.value))
+        instant = parse_rfc3339(str(literal.value))  # cel-go: time.Parse(time.RFC3339, ...)
+        seconds = None if instant is None else instant.unix_seconds
     elif literal.kind == "int":
         seconds = int(str(literal.value))
     else:

@@ -26,14 +26,13 @@ compares), so there is no quantity shape.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 import orjson
 
+from webhook.gotime import ZERO_TIME, parse_rfc3339
 from webhook.rules.values import flag, integer, mapping, optional_mapping, sequence, string_map, text
 
 __all__ = [
@@ -290,30 +289,14 @@ def _raw_bytes(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-_ZERO_TIME = (datetime.min.replace(tzinfo=UTC), 0)
-
-
-# RFC 3339 as Go's time.Parse(time.RFC3339, ...) reads it: fractional seconds are accepted although
-# the layout has none, and their first nine digits count.
-_RFC3339 = re.compile(r"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})")
-
-
 def _instant(value: Any) -> object:
-    """A metav1.Time as (UTC instant to the second, nanoseconds); null or absent is the zero time.
-    Text Go could not parse is kept as text, so it equals only the same text."""
+    """A metav1.Time as its instant (`webhook.gotime`); null or absent is the zero time. Text Go
+    could not parse is kept as text, so it equals only the same text."""
     if value is None:
-        return _ZERO_TIME
+        return ZERO_TIME
     if not isinstance(value, str):
         return ("not a string", json.dumps(value))  # Go could not decode it; equal only to itself
-    match = _RFC3339.fullmatch(value)
-    if match is None:
-        return value
-    seconds, fraction, offset = match.groups()
-    try:
-        instant = datetime.fromisoformat(seconds + ("+00:00" if offset == "Z" else offset)).astimezone(UTC)
-    except (ValueError, OverflowError):  # out-of-range fields, or an offset that leaves the calendar
-        return value
-    return instant, int((fraction or "")[:9].ljust(9, "0"))
+    return parse_rfc3339(value) or value
 
 
 def _is_untyped_zero(value: Any) -> bool:

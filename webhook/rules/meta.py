@@ -18,7 +18,6 @@ data), so times print as ``2024-01-02 03:04:05 +0000 UTC``.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from webhook.field import (
     required,
     too_long,
 )
+from webhook.gotime import ZERO_TIME, GoTime, parse_rfc3339
 from webhook.rules.kinds import CreateValidator, Obj, UpdateValidator
 from webhook.rules.names import (
     byte_length,
@@ -381,96 +381,31 @@ def _read_optional_integer(value: Any) -> int | None:
 
 @dataclass(frozen=True, slots=True)
 class _Time:
-    """A `metav1.Time` as Go decodes it from RFC 3339 text.
+    """A `metav1.Time` as Go decodes it: its instant (`webhook.gotime`), the zero time when absent.
 
-    Equality is `Semantic.DeepEqual`'s: the same instant (`a.UTC() == b.UTC()`), whatever the
-    offset it was written with. Text Go could not have parsed (its decoder would have failed
-    earlier) is kept as `unparsed` and compared as text.
+    Text Go could not have parsed (its decoder would have failed earlier, so only a caller that
+    turned the structural check off gets here) is kept as `unparsed` and compared as text.
     """
 
-    seconds: int = 0  # since 0001-01-01T00:00:00Z, Go's zero time
-    nanos: int = 0
+    instant: GoTime = ZERO_TIME
     unparsed: str | None = None
 
     def go_text(self) -> GoText | str:
         """`time.Time.String()` in UTC: ``2006-01-02 15:04:05.999999999 +0000 UTC``."""
-        if self.unparsed is not None:
-            return self.unparsed
-        days, rest = divmod(self.seconds, _SECONDS_PER_DAY)
-        year, month, day = _civil_from_days(days)
-        date = f"-{-year:04d}" if year < 0 else f"{year:04d}"
-        clock = f"{rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
-        fraction = f".{self.nanos:09d}".rstrip("0") if self.nanos else ""
-        return GoText(f"{date}-{month:02d}-{day:02d} {clock}{fraction} +0000 UTC")
+        return self.unparsed if self.unparsed is not None else GoText(str(self.instant))
 
 
 def _read_time(value: Any) -> _Time:
     """A metav1.Time field: the zero time when null or absent."""
     if not isinstance(value, str):
         return _Time()
-    return _parse_rfc3339(value) or _Time(unparsed=value)
+    instant = parse_rfc3339(value)
+    return _Time(instant) if instant is not None else _Time(unparsed=value)
 
 
 def _read_optional_time(value: Any) -> _Time | None:
     """A *metav1.Time field: None when null or absent."""
     return None if value is None else _read_time(value)
-
-
-# RFC 3339 as Go's time.Parse(time.RFC3339, ...) reads it: fractional seconds are accepted even
-# though the layout has none, and only their first nine digits count.
-_RFC3339 = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|(?P<sign>[+-])(\d{2}):(\d{2}))"
-)
-_SECONDS_PER_DAY: Final = 86400
-# Days from 0001-01-01 (Go's zero time) to 1970-01-01, the epoch of the civil-date formulas below.
-_DAYS_TO_UNIX_EPOCH: Final = 719162
-
-
-def _parse_rfc3339(value: str) -> _Time | None:
-    match = _RFC3339.fullmatch(value)
-    if match is None:
-        return None
-    year, month, day, hour, minute, second = (int(part) for part in match.group(1, 2, 3, 4, 5, 6))
-    if not (1 <= month <= 12 and 1 <= day <= _days_in_month(year, month)):
-        return None
-    if hour > 23 or minute > 59 or second > 59:
-        return None
-    offset = 0
-    if match.group("sign"):
-        offset = int(match.group(9)) * 3600 + int(match.group(10)) * 60
-        offset = -offset if match.group("sign") == "-" else offset
-    days = _days_from_civil(year, month, day)
-    nanos = int((match.group(7) or "")[:9].ljust(9, "0"))
-    return _Time(days * _SECONDS_PER_DAY + hour * 3600 + minute * 60 + second - offset, nanos)
-
-
-def _days_in_month(year: int, month: int) -> int:
-    if month == 2:
-        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
-    return 30 if month in (4, 6, 9, 11) else 31
-
-
-def _days_from_civil(year: int, month: int, day: int) -> int:
-    """Days since 0001-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm), any year."""
-    year -= month <= 2
-    era = year // 400
-    year_of_era = year - era * 400
-    day_of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
-    day_of_era = year_of_era * 365 + year_of_era // 4 - year_of_era // 100 + day_of_year
-    return era * 146097 + day_of_era - 719468 + _DAYS_TO_UNIX_EPOCH
-
-
-def _civil_from_days(days: int) -> tuple[int, int, int]:
-    """The inverse of `_days_from_civil`."""
-    shifted = days - _DAYS_TO_UNIX_EPOCH + 719468
-    era = shifted // 146097
-    day_of_era = shifted - era * 146097
-    year_of_era = (day_of_era - day_of_era // 1460 + day_of_era // 36524 - day_of_era // 146096) // 365
-    day_of_year = day_of_era - (365 * year_of_era + year_of_era // 4 - year_of_era // 100)
-    month_index = (5 * day_of_year + 2) // 153
-    day = day_of_year - (153 * month_index + 2) // 5 + 1
-    month = month_index + 3 if month_index < 10 else month_index - 9
-    return year_of_era + era * 400 + (month <= 2), month, day
 
 
 # --- ResourceClaimTemplate spec.metadata -------------------------------------------------------
