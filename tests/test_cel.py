@@ -33,7 +33,7 @@ EXPECTING_EXPR = (
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    compile_selector.cache_clear()
+    cel.SELECTOR_CACHE.clear()
 
 
 def only_error(expression: str, *, stored: bool = False) -> tuple[ErrorType, str, str]:
@@ -284,14 +284,39 @@ def test_a_compiled_selector_is_cached_by_its_text_and_environment() -> None:
     assert again is first
     assert stored is not first
     assert (first.detail, first.output_type) == (None, "bool")
-    info = compile_selector.cache_info()
-    assert (info.misses, info.hits, info.maxsize) == (2, 1, cel.MAX_CACHED_SELECTORS)
+    cache = cel.SELECTOR_CACHE
+    assert (cache.misses, cache.hits, len(cache), cache.max_entries) == (2, 1, 2, cel.MAX_CACHED_SELECTORS)
 
 
 def test_validating_twice_compiles_once() -> None:
     for _ in range(3):
         validate_selector("x", PATH)
-    assert compile_selector.cache_info().misses == 1
+    assert cel.SELECTOR_CACHE.misses == 1
+
+
+def test_a_result_too_large_to_keep_is_compiled_again_each_time() -> None:
+    """1,000 characters of junk give a detail of ~110,000 (an error per token, each quoting the
+    line): kept, 4096 distinct ones would hold ~450 MB in a worker."""
+    junk = "#" * 1000
+    first = compile_selector(junk)
+    assert len(first.detail or "") > cel.MAX_CACHED_ENTRY_CHARS
+    assert compile_selector(junk) == first
+    assert (cel.SELECTOR_CACHE.misses, cel.SELECTOR_CACHE.hits, len(cel.SELECTOR_CACHE)) == (2, 0, 0)
+
+
+def test_the_least_recently_used_selector_leaves_first() -> None:
+    cache = cel.CompilationCache(max_entries=2, max_entry_chars=cel.MAX_CACHED_ENTRY_CHARS)
+    compiled = {text: cel.SelectorCompilation(text, False, None) for text in ("a", "b", "c")}
+    cache.keep(compiled["a"])
+    cache.keep(compiled["b"])
+    assert cache.get("a", False) is compiled["a"]  # "b" is now the least recently used
+    cache.keep(compiled["c"])
+    assert (cache.get("a", False), cache.get("b", False), cache.get("c", False)) == (
+        compiled["a"],
+        None,
+        compiled["c"],
+    )
+    assert cache.get("a", True) is None  # the environment is part of the key
 
 
 # --- bounds ---------------------------------------------------------------------------------------

@@ -34,14 +34,15 @@ adds one bound of its own: `COMPILE_CPU_SECONDS` of CPU time per expression. A h
 character expression is answered in well under a second (deep nesting hits cel-go's recursion
 limit long before); a pathological one that still runs past the budget is rejected as Invalid
 with `TOO_COMPLEX_DETAIL` -- the one verdict Kubernetes would not give (it has no time limit).
-Compiled results are memoised per (expression, environment) in a bounded LRU cache, so repeated
-reviews of the same object do not recompile.
+Compiled results are memoised per (expression, environment) in an LRU cache bounded in entries and
+in the size of each (`SELECTOR_CACHE`), so repeated reviews of the same object do not recompile.
 """
 
 from __future__ import annotations
 
 import functools
 import sys
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from webhook.celgo.compiler import CompileTimeout, Deadline, compile_expression
@@ -50,8 +51,13 @@ from webhook.celgo.types import BOOL
 from webhook.field import ErrorList, FieldPath, internal, invalid, required
 
 # Compiled selectors kept: a ResourceClaimParameters object carries a handful; 4096 covers the
-# working set of a large cluster while bounding memory (each entry is two short strings).
+# working set of a large cluster.
 MAX_CACHED_SELECTORS = 4096
+# Characters of one cached entry, expression and detail together. A selector of a few hundred
+# characters, valid or with an error or two, fits; a hostile one does not (1,000 characters of
+# junk make a 110,000-character detail: 100 errors, each quoting the line) and is compiled again
+# when it comes back. With both bounds the cache holds at most ~32 MiB whatever it is sent.
+MAX_CACHED_ENTRY_CHARS = 8192
 # CPU seconds one compilation may take: ~100x a realistic selector (a few hundred characters
 # compile in 2-20 ms); enough for any 2,000-character selector on a slow machine.
 COMPILE_CPU_SECONDS = 1.0
@@ -82,9 +88,57 @@ def _environment(stored: bool) -> Environment:
     return selector_environment(stored=stored)
 
 
-@functools.lru_cache(maxsize=MAX_CACHED_SELECTORS)
+class CompilationCache:
+    """The compiled selectors of this process, least recently used first out: at most `max_entries`,
+    none larger than `max_entry_chars` (a larger result is returned, not kept)."""
+
+    def __init__(self, *, max_entries: int, max_entry_chars: int) -> None:
+        self.max_entries = max_entries
+        self.max_entry_chars = max_entry_chars
+        self.hits = 0
+        self.misses = 0
+        self._entries: OrderedDict[tuple[str, bool], SelectorCompilation] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, expression: str, stored: bool) -> SelectorCompilation | None:
+        found = self._entries.get((expression, stored))
+        if found is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._entries.move_to_end((expression, stored))
+        return found
+
+    def keep(self, compiled: SelectorCompilation) -> None:
+        if len(compiled.expression) + len(compiled.detail or "") > self.max_entry_chars:
+            return
+        self._entries[(compiled.expression, compiled.stored)] = compiled
+        if len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.hits = self.misses = 0
+
+
+# Module state, on purpose: compiling is pure, and a cache per caller would compile each selector
+# once per Judge, per worker, per test.
+SELECTOR_CACHE = CompilationCache(max_entries=MAX_CACHED_SELECTORS, max_entry_chars=MAX_CACHED_ENTRY_CHARS)
+
+
 def compile_selector(expression: str, *, stored: bool = False) -> SelectorCompilation:
-    """Compile like `namedresourcescel.Compiler.CompileCELExpression` (memoised: same object back)."""
+    """Compile like `namedresourcescel.Compiler.CompileCELExpression`, memoised in `SELECTOR_CACHE`
+    (a cached result comes back as the same object)."""
+    compiled = SELECTOR_CACHE.get(expression, stored)
+    if compiled is None:
+        compiled = _compile(expression, stored)
+        SELECTOR_CACHE.keep(compiled)
+    return compiled
+
+
+def _compile(expression: str, stored: bool) -> SelectorCompilation:
     if sys.getrecursionlimit() < _RECURSION_HEADROOM:
         sys.setrecursionlimit(_RECURSION_HEADROOM)
     try:
