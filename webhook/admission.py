@@ -1,8 +1,9 @@
 """The AdmissionReview bridge: envelope in (v1 and v1beta1), dispatch to the rules, verdict out.
 
 This is the only module that knows the AdmissionReview envelope. It never sees HTTP: the server
-hands it bytes and gets back bytes (or an `UnreadableReview`, which the server turns into a 4xx);
-the offline commands and `review()` hand it dicts.
+hands `parse_review` the body's bytes (an `UnreadableReview` becomes a 4xx), the `Judge` a request,
+and gets back from `review_response` the answer as a dict, which it encodes; the offline commands
+and `review()` hand it dicts.
 
 Three families of answer, never mixed (DESIGN):
 * the request cannot be read -> `UnreadableReview` (an HTTP 4xx, no verdict);
