@@ -157,7 +157,7 @@ class Checker:
             if found is not None:
                 self.set_type(e, found)
                 return
-        result = self.check_select_field(e, e.operand, e.field, optional=False)
+        result = self.check_select_field(e, e.operand, optional=False)
         if e.test_only:
             result = t.BOOL
         self.set_type(e, t.substitute(self.mapping, result, False))
@@ -167,10 +167,12 @@ class Checker:
         if not (isinstance(field, ast.Literal) and field.kind == "string"):
             self._error(field.id, "unsupported optional field selection")
             return
-        result = self.check_select_field(e, operand, str(field.value), optional=True)
+        result = self.check_select_field(e, operand, optional=True)
         self.set_type(e, t.substitute(self.mapping, result, False))
 
-    def check_select_field(self, e: ast.Expr, operand: ast.Expr, field: str, *, optional: bool) -> CelType:
+    def check_select_field(self, e: ast.Expr, operand: ast.Expr, *, optional: bool) -> CelType:
+        # The field name picks a struct field in cel-go; no struct type is declared here, and a map
+        # selection has the map's value type whatever the key.
         self.check(operand)
         operand_type = t.substitute(self.mapping, self.get_type(operand), False)
         target, is_optional = t.maybe_unwrap_optional(operand_type)

@@ -75,7 +75,8 @@ BOOL, BYTES, DOUBLE, DURATION, INT = t.BOOL, t.BYTES, t.DOUBLE, t.DURATION, t.IN
 STRING, TIMESTAMP, UINT, DYN = t.STRING, t.TIMESTAMP, t.UINT, t.DYN
 
 
-def _relations(name: str, prefix: str) -> list[Overload]:
+def _relations(prefix: str) -> list[Overload]:
+    """The overloads of one ordering operator: `<prefix>_<type>` for every pair of comparable types."""
     pairs = [
         ("bool", BOOL, BOOL), ("int64", INT, INT), ("int64_double", INT, DOUBLE),
         ("int64_uint64", INT, UINT), ("uint64", UINT, UINT), ("uint64_double", UINT, DOUBLE),
@@ -147,10 +148,10 @@ def _standard(env: Environment) -> None:
         overload("subtract_timestamp_timestamp", [TIMESTAMP, TIMESTAMP], DURATION),
         overload("subtract_uint64", [UINT, UINT], UINT),
     )
-    fn("_<_", *_relations("_<_", "less"))
-    fn("_<=_", *_relations("_<=_", "less_equals"))
-    fn("_>_", *_relations("_>_", "greater"))
-    fn("_>=_", *_relations("_>=_", "greater_equals"))
+    fn("_<_", *_relations("less"))
+    fn("_<=_", *_relations("less_equals"))
+    fn("_>_", *_relations("greater"))
+    fn("_>=_", *_relations("greater_equals"))
     fn("_[_]", overload("index_list", [LIST_A, INT], A), overload("index_map", [MAP_AB, A], B))
     fn("@in", overload("in_list", [A, LIST_A], BOOL), overload("in_map", [A, MAP_AB], BOOL))
     fn(
