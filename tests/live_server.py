@@ -167,6 +167,7 @@ class HeldRequest:
         self, uid: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, rest: bytes
     ) -> None:
         self.uid, self._reader, self._writer, self._rest = uid, reader, writer, rest
+        self.headers: dict[str, str] = {}  # of the answer, lower-cased names, once `finish()` read it
 
     @classmethod
     async def open(cls, port: int, tls: ssl.SSLContext, body: bytes, *, uid: str) -> HeldRequest:
@@ -194,6 +195,7 @@ class HeldRequest:
         while (line := await asyncio.wait_for(self._reader.readline(), 15)) not in (b"\r\n", b""):
             name, _, value = line.decode().partition(":")
             headers[name.strip().lower()] = value.strip()
+        self.headers = headers
         body = await asyncio.wait_for(self._reader.readexactly(int(headers["content-length"])), 15)
         self._writer.close()
         with contextlib.suppress(ssl.SSLError, ConnectionError):

@@ -170,6 +170,8 @@ async def test_readiness_turns_false_at_shutdown_while_accepted_reviews_finish(c
         status, answer = await held.finish()
         assert status == 200
         assert answer["response"] == {"uid": "held", "allowed": True}
+        # The answer closes its connection: a keep-alive client moves to another replica.
+        assert held.headers["connection"] == "close"
         await asyncio.wait_for(stopping, 5)
 
 
