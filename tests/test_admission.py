@@ -119,6 +119,28 @@ def test_an_unvalidated_subresource_is_not_passed_off_as_checked() -> None:
     assert "subresource 'scale'" in response["warnings"][0]
 
 
+@pytest.mark.parametrize(("sub_resource", "allowed"), [("", False), ("status", True)])
+def test_the_namespace_rules_judge_the_main_resource_not_status_updates(
+    sub_resource: str, allowed: bool
+) -> None:
+    """A claim whose parametersRef breaks the namespace rules (stored before the rules were turned
+    on, say) is denied when its spec side is written, but its status stays writable: the status
+    strategy keeps the stored spec, and the controllers that write status must not be blocked."""
+    old = allocated_claim()
+    old["spec"]["parametersRef"] = {"kind": "ConfigMap", "name": "params", "namespace": "elsewhere"}
+    new = {**old, "metadata": {**old["metadata"], "labels": {"touched": "yes"}}}
+    response = response_of(admission_review(new, operation="UPDATE", old=old, sub_resource=sub_resource))
+    assert response["allowed"] is allowed
+    if not allowed:
+        assert response["status"]["details"]["causes"] == [
+            {
+                "reason": "FieldValueForbidden",
+                "message": 'Forbidden: must be the namespace of the ResourceClaim ("default") or omitted',
+                "field": "spec.parametersRef.namespace",
+            }
+        ]
+
+
 def test_a_create_without_an_object_is_a_bad_request_verdict() -> None:
     document = admission_review(resource_claim())
     del document["request"]["object"]
