@@ -163,6 +163,20 @@ def test_the_watcher_applies_changes_and_keeps_the_old_policy_when_the_file_brea
     assert not watcher.last_error
 
 
+def test_the_same_break_after_a_return_to_the_file_in_service_is_reported_again(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("unknownKind: deny\n")
+    watcher = ConfigWatcher(path, base=BASE, known_kinds=KINDS)
+    caplog.set_level(logging.ERROR, logger="webhook.config")
+    for content in ("unknownKind: maybe\n", "unknownKind: deny\n", "unknownKind: maybe\n"):
+        path.write_text(content)
+        assert watcher.poll() is None  # refused, unchanged, refused
+    assert (watcher.reloads, watcher.reload_errors) == (0, 2)
+    assert len(caplog.records) == 2
+
+
 def test_a_broken_file_at_start_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "config.yaml"
     path.write_text("unknownKind: maybe\n")
