@@ -176,6 +176,21 @@ def test_an_object_of_the_wrong_shape_is_denied_with_type_causes() -> None:
     assert cause["reason"] == "FieldValueTypeInvalid"
 
 
+def test_an_old_object_of_the_wrong_shape_is_denied_at_its_old_object_paths() -> None:
+    """The API server could not have stored it, and the rules cannot compare with it."""
+    old = resource_claim()
+    old["spec"] = "gpu.example.com"
+    response = response_of(admission_review(resource_claim(), operation="UPDATE", old=old))
+    assert response["allowed"] is False
+    assert response["status"]["details"]["causes"] == [
+        {
+            "reason": "FieldValueTypeInvalid",
+            "message": 'Invalid value: "string": spec in body must be of type object: "string"',
+            "field": "oldObject.spec",
+        }
+    ]
+
+
 def test_an_object_that_is_not_a_json_object_is_denied_not_crashed() -> None:
     response = response_of(admission_review(["a", "list"], kind="ResourceClaim"))
     assert response["allowed"] is False

@@ -30,6 +30,8 @@ from tests.live_server import (
     wait_for,
 )
 from tests.reviews import admission_review, resource_claim
+from webhook.settings import Settings
+from webhook.workers import HEALTHY_AFTER_SECONDS, Supervisor, WorkerSlot
 
 # Slow reviews held open across SIGTERM, and the concurrent burst beside them.
 HELD_REQUESTS = 6
@@ -294,3 +296,18 @@ async def test_workers_stop_when_their_supervisor_is_killed(tmp_path: Path, cert
         server.process.wait(timeout=10)
         wait_for(lambda: all(gone(pid) for pid in workers), timeout=10, what="the orphaned workers to stop")
         assert await connection_refused(server.port)
+
+
+def test_a_worker_that_keeps_dying_young_is_replaced_ever_more_slowly() -> None:
+    """0.5 s, doubling up to 10 s while it dies within 10 s of its start; at once after a healthy run."""
+    supervisor = Supervisor(Settings(workers=2))
+    slot = WorkerSlot(0)
+    delays = []
+    for _ in range(7):
+        slot.started_at = time.monotonic()  # died at once
+        delays.append(supervisor._respawn_delay(slot))
+    assert delays == [0.5, 1.0, 2.0, 4.0, 8.0, 10.0, 10.0]
+    slot.started_at = time.monotonic() - HEALTHY_AFTER_SECONDS
+    assert supervisor._respawn_delay(slot) == 0.0
+    slot.started_at = time.monotonic()
+    assert supervisor._respawn_delay(slot) == 0.5  # the count of young deaths starts again
