@@ -208,3 +208,6 @@ async def test_malformed_http_gets_a_4xx_or_a_closed_connection(tls_server: Guar
     # the log for anyone who reaches the port to fill it with.
     errors = [line for line in tls_server.log_lines() if line.get("level") in ("error", "critical")]
     assert errors == [], errors[:1]
+    # Kept at debug level, they are not written at all while the log level is info.
+    client_faults = [line for line in tls_server.log_lines() if line.get("logger") == "aiohttp.server"]
+    assert client_faults == [], client_faults[:1]
