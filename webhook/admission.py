@@ -398,6 +398,36 @@ def _first_problem(error: ValidationError) -> str:
     return f"{location}: {first['msg']}{more}"
 
 
+def review_document(
+    *,
+    uid: str,
+    gvk: GroupVersionKind,
+    resource: str,
+    operation: str,
+    obj: Any,
+    old_obj: Any = None,
+    subresource: str = "",
+) -> dict[str, Any]:
+    """An `admission.k8s.io/v1` AdmissionReview of `obj` as kube-apiserver sends it (name and
+    namespace from its metadata), for callers that start from manifests (the offline suites). It is
+    a document, not yet read: `parse_review` refuses it as the server would (an unknown operation)."""
+    metadata = mapping(mapping(obj).get("metadata"))
+    request: dict[str, Any] = {
+        "uid": uid,
+        "kind": {"group": gvk.group, "version": gvk.version, "kind": gvk.kind},
+        "resource": {"group": gvk.group, "version": gvk.version, "resource": resource},
+        "name": text(metadata.get("name")),
+        "namespace": text(metadata.get("namespace")),
+        "operation": operation,
+        "object": obj,
+    }
+    if subresource:
+        request["subResource"] = subresource
+    if old_obj is not None:
+        request["oldObject"] = old_obj
+    return {"apiVersion": SUPPORTED_API_VERSIONS[0], "kind": "AdmissionReview", "request": request}
+
+
 def review_response(review: AdmissionReview, verdict: Verdict) -> dict[str, Any]:
     """The AdmissionReview answer: same apiVersion, kind AdmissionReview, uid echoed."""
     return {

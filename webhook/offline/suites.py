@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from webhook.admission import review_document
 from webhook.offline.apiserver import DEFAULT_NAMESPACE, in_request_namespace, server_filled_update
 from webhook.offline.documents import UnreadableInput
 from webhook.offline.expectations import ALLOWED, Expectation, SuiteError, parse_expectation, typed_field
 from webhook.offline.inputs import STDIN_NAME, no_stdin, read_documents, read_input
 from webhook.offline.objects import expand_objects
 from webhook.rules import GroupVersionKind, KindRules
-from webhook.rules.values import mapping, text
+from webhook.rules.values import text
 
 _TEST_KEYS: Final = frozenset(
     {"name", "review", "object", "old_object", "operation", "subresource", "expect"}
@@ -98,27 +99,22 @@ def _review_of_object(test: Mapping[str, Any], where: str, base: Path, registry:
     operation = typed_field(test, "operation", str, where) or ("UPDATE" if old is not None else "CREATE")
     kind = text(obj.get("kind"))
     group, _, version = text(obj.get("apiVersion")).rpartition("/")
-    rules = registry.get(GroupVersionKind(group, version, kind))
+    gvk = GroupVersionKind(group, version, kind)
+    rules = registry.get(gvk)
     if rules is not None:
         obj = in_request_namespace(obj, rules, DEFAULT_NAMESPACE)
         old = in_request_namespace(old, rules, DEFAULT_NAMESPACE) if old is not None else None
     if old is not None:
         obj = server_filled_update(obj, old)
-    request: dict[str, Any] = {
-        "uid": f"dra-webhook-suite-{where}",
-        "kind": {"group": group, "version": version, "kind": kind},
-        "resource": {"group": group, "version": version, "resource": rules.resource if rules else ""},
-        "name": text(mapping(obj.get("metadata")).get("name")),
-        "namespace": text(mapping(obj.get("metadata")).get("namespace")),
-        "operation": operation,
-        "object": obj,
-    }
-    subresource = typed_field(test, "subresource", str, where)
-    if subresource:
-        request["subResource"] = subresource
-    if old is not None:
-        request["oldObject"] = old
-    return {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request}
+    return review_document(
+        uid=f"dra-webhook-suite-{where}",
+        gvk=gvk,
+        resource=rules.resource if rules else "",
+        operation=operation,
+        obj=obj,
+        old_obj=old,
+        subresource=typed_field(test, "subresource", str, where),
+    )
 
 
 def _single_object(value: Any, where: str, base: Path) -> dict[str, Any]:
