@@ -37,6 +37,7 @@ OTHER: Final = "other"
 # this many (a bug, or paths built from user input) new paths share one label value.
 MAX_FIELD_LABELS: Final = 256
 _FIELD_CACHE_SIZE: Final = 4096
+_REVIEW_CACHE_SIZE: Final = 4096
 
 # Verdict label values.
 ALLOWED: Final = "allowed"
@@ -49,6 +50,13 @@ UNREADABLE: Final = "unreadable"  # not an AdmissionReview: an HTTP 4xx, no verd
 # paths the rules build; a leftover bracket makes the whole path `other` (see `fold_field`).
 _SUBSCRIPT: Final = re.compile(r"\[[^\[\]]*\]")
 _FOLDED_PATH: Final = re.compile(r"[A-Za-z0-9_.<>-]*(?:\[\*\][A-Za-z0-9_.<>-]*)*")
+
+
+# What `observe_review` caches its children by: the request's group, version, kind, subresource and
+# operation, then the verdict label and code; and what it caches: the kind label, the `requests` child
+# and the `duration` child.
+_ReviewKey = tuple[str, str, str, str, str, str, int]
+_ReviewChildren = tuple[str, Counter, Histogram]
 
 
 def fold_field(field: str) -> str:
@@ -77,6 +85,10 @@ class Metrics:
         self._kinds = kinds
         self._field_labels: dict[str, str] = {}  # raw path -> label, a cache
         self._distinct_fields: set[str] = set()
+        # The labelled children a review is counted with, found once per distinct request (a
+        # `.labels()` lookup costs about as much as the `inc` itself): see `_new_review_children`.
+        self._review_children: dict[_ReviewKey, _ReviewChildren] = {}
+        self._denial_children: dict[tuple[str, str, str, str], Counter] = {}
         r = self.registry
         self.requests = Counter(
             f"{PREFIX}_requests",
@@ -178,20 +190,54 @@ class Metrics:
 
     def observe_review(self, request: AdmissionRequest, verdict: Verdict, seconds: float) -> None:
         """Count one judged request: its verdict, its latency, its warnings and its causes."""
-        gvk = request.kind.gvk()
-        kind = self.kind_label(gvk)
-        subresource = self.subresource_label(gvk, request.sub_resource)
+        version_kind = request.kind
         label = verdict_label(verdict)
-        self.requests.labels(kind, request.operation, subresource, label, str(verdict.code)).inc()
-        self.duration.labels(kind).observe(seconds)
+        key = (
+            version_kind.group,
+            version_kind.version,
+            version_kind.kind,
+            request.sub_resource,
+            request.operation,
+            label,
+            verdict.code,
+        )
+        children = self._review_children.get(key)
+        if children is None:
+            children = self._new_review_children(key)
+        kind, requests, duration = children
+        requests.inc()
+        duration.observe(seconds)
         if verdict.warnings:
             self.warnings.labels(kind).inc(len(verdict.warnings))
         if verdict.internal_error:
             self.internal_errors.labels(kind).inc()
-        enforcement = "warn" if verdict.allowed else "deny"
-        for error in verdict.errors:
-            field = self.field_label(error.field)
-            self.denial_causes.labels(kind, field, error.type.value, enforcement).inc()
+        if verdict.errors:
+            enforcement = "warn" if verdict.allowed else "deny"
+            for error in verdict.errors:
+                self._denial_child(kind, self.field_label(error.field), error.type.value, enforcement).inc()
+
+    def _new_review_children(self, key: _ReviewKey) -> _ReviewChildren:
+        """The kind label and the `requests` and `duration` children of a request seen for the first
+        time; kept for the next ones while there are fewer than `_REVIEW_CACHE_SIZE` (the raw
+        values come from the request, so their combinations are not bounded; the labels are)."""
+        group, version, kind_name, subresource, operation, label, code = key
+        gvk = GroupVersionKind(group, version, kind_name)
+        kind = self.kind_label(gvk)
+        children = (
+            kind,
+            self.requests.labels(kind, operation, self.subresource_label(gvk, subresource), label, str(code)),
+            self.duration.labels(kind),
+        )
+        if len(self._review_children) < _REVIEW_CACHE_SIZE:
+            self._review_children[key] = children
+        return children
+
+    def _denial_child(self, kind: str, field: str, reason: str, enforcement: str) -> Counter:
+        key = (kind, field, reason, enforcement)  # every part a bounded label value
+        child = self._denial_children.get(key)
+        if child is None:
+            child = self._denial_children[key] = self.denial_causes.labels(*key)
+        return child
 
     def observe_unreadable(self, status: int, seconds: float) -> None:
         """Count one request that was not a readable AdmissionReview (an HTTP 4xx)."""
