@@ -6,6 +6,7 @@ import dataclasses
 import io
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -103,12 +104,15 @@ def test_the_log_format_is_text_on_a_terminal_and_json_elsewhere(
 def restore_root_logger() -> Iterator[None]:
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
+    # configure_logging also stops records collecting their caller, thread and process name.
+    collected = logging._srcfile, logging.logThreads, logging.logMultiprocessing
     yield
     for handler in list(root.handlers):
         root.removeHandler(handler)
     for handler in handlers:
         root.addHandler(handler)
     root.setLevel(level)
+    logging._srcfile, logging.logThreads, logging.logMultiprocessing = collected
 
 
 @pytest.mark.usefixtures("restore_root_logger")
@@ -120,6 +124,7 @@ def test_configure_logging_sends_every_record_in_the_chosen_format() -> None:
     (line,) = stream.getvalue().splitlines()
     assert json.loads(line)["msg"] == "shown, as JSON"
     assert json.loads(line)["logger"] == "aiohttp.server"
+    assert json.loads(line)["pid"] == os.getpid()  # still collected: both formats print it
 
 
 # --- decisions --------------------------------------------------------------------------------------
@@ -295,12 +300,16 @@ def test_a_long_denial_logs_a_bounded_number_of_shortened_causes(decision_lines:
         for i in range(MAX_LOGGED_CAUSES + 8)
     ]
     request = request_of(admission_review(resource_claim()))
-    log_decision(request, denied_invalid("ResourceClaim", "claim", errors))
+    verdict = denied_invalid("ResourceClaim", "claim", errors)
+    log_decision(request, verdict)
     (line,) = decision_lines()
     assert len(line["causes"]) == MAX_LOGGED_CAUSES
     assert line["causesOmitted"] == 8
     assert all(len(cause["message"]) == MAX_CAUSE_MESSAGE_CHARS for cause in line["causes"])
     assert line["causes"][0]["message"].endswith("...")
+    # The line copies the answer's causes; the answer keeps them whole.
+    assert verdict.status is not None
+    assert verdict.status["details"]["causes"] == [error.cause() for error in errors]
 
 
 def test_a_create_with_generate_name_takes_the_name_from_the_object_when_there_is_one() -> None:
