@@ -713,6 +713,30 @@ def test_the_cert_manager_certificate_names_the_service_as_the_api_server_dials_
 HOST_NETWORK_ALLOWED = {"overlays/sidecar"}
 
 
+@pytest.mark.parametrize("rendering", sorted(set(RENDERINGS) - HOST_NETWORK_ALLOWED))
+def test_a_network_policy_opens_only_the_webhook_ports_and_lets_nothing_out(
+    renderings: dict[str, list[Obj]], rendering: str
+) -> None:
+    objects = renderings[rendering]
+    (policy,) = [obj for obj in objects if obj["kind"] == "NetworkPolicy"]
+    ((_, pod),) = pod_specs(objects)
+    (workload,) = workloads(objects)
+    pod_labels = workload["spec"]["template"]["metadata"]["labels"]
+    spec = policy["spec"]
+    assert spec["podSelector"]["matchLabels"].items() <= pod_labels.items()
+    assert sorted(spec["policyTypes"]) == ["Egress", "Ingress"]
+    assert spec["egress"] == []  # the webhook calls nothing, not even DNS
+    container_ports = {port["name"] for container in pod["containers"] for port in container["ports"]}
+    (rule,) = spec["ingress"]
+    assert {port["port"] for port in rule["ports"]} == container_ports == {"https", "metrics"}
+
+
+def test_the_sidecar_overlay_drops_the_network_policy_its_host_network_pods_ignore(
+    renderings: dict[str, list[Obj]],
+) -> None:
+    assert [obj for obj in renderings["overlays/sidecar"] if obj["kind"] == "NetworkPolicy"] == []
+
+
 @pytest.mark.parametrize("rendering", RENDERINGS)
 def test_every_container_is_hardened(renderings: dict[str, list[Obj]], rendering: str) -> None:
     specs = pod_specs(renderings[rendering])
@@ -1014,6 +1038,7 @@ def test_manifests_prints_the_whole_set_with_the_ca_bundle_filled_in(
         "Service",
         "Deployment",
         "PodDisruptionBudget",
+        "NetworkPolicy",
         "ValidatingWebhookConfiguration",
     ]
     assert {obj["kind"]: schema_errors(obj) for obj in objects} == {obj["kind"]: [] for obj in objects}
