@@ -6,7 +6,7 @@ For each request (the load mix of bench/reviews.py, plus one of every kind writt
 in this process and on one core:
 
 * parse   -- `parse_review(bytes)`: orjson and the pydantic envelope;
-* schema  -- the structural check of the object (and of the old object on updates);
+* schema  -- the structural check of the object (and of the old one's changes on updates);
 * judge   -- `Judge.judge(request)`: the structural check, the rules, the namespace policy, the verdict;
 * answer  -- `orjson.dumps(review_response(...))`;
 * total   -- parse + judge + answer: what one review costs the server beyond HTTP and TLS.
@@ -76,8 +76,8 @@ def measure(entry: MixEntry, judge: Judge, seconds: float) -> dict[str, Any]:
     def structural() -> None:
         assert judge.structural is not None
         judge.structural.check(gvk, obj)
-        if old is not None:
-            judge.structural.check(gvk, old)
+        if old is not None:  # as Judge.judge_object: only what the old object does not share
+            judge.structural.check_against(gvk, old, obj)
 
     def answer(verdict: Verdict = verdict) -> bytes:
         return orjson.dumps(review_response(review, verdict))
