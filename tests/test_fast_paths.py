@@ -222,7 +222,8 @@ def reference_consumers(consumers: list[Any], path: FieldPath) -> ErrorList:
     seen_uids: set[str] = set()
     for i, raw_consumer in enumerate(consumers):
         consumer, consumer_path = mapping(raw_consumer), path.index(i)
-        uid = consumer.get("uid") if isinstance(consumer.get("uid"), str) else ""
+        raw_uid = consumer.get("uid")
+        uid = raw_uid if isinstance(raw_uid, str) else ""
         if uid in seen_uids:
             errs.append(duplicate(consumer_path.child("uid"), uid))
             continue
@@ -459,7 +460,9 @@ def _replace(document: Any, path: tuple[Any, ...], value: Any) -> Any:
     return copied
 
 
-replacement = st.one_of(json_scalars, st.just({}), st.just([]), st.just({"unknown": "x"}), st.just(["x", 1]))
+replacement: st.SearchStrategy[Any] = st.one_of(
+    json_scalars, st.just({}), st.just([]), st.just({"unknown": "x"}), st.just(["x", 1])
+)
 
 
 @given(st.sampled_from(range(len(OBJECTS))), st.data())

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
-import kubernetes_validate
+import kubernetes_validate  # type: ignore[import-untyped,unused-ignore]
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
