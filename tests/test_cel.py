@@ -365,6 +365,58 @@ def test_an_expression_over_the_cpu_budget_is_invalid(monkeypatch: pytest.Monkey
     assert text.endswith(": " + cel.TOO_COMPLEX_DETAIL)
 
 
+def test_when_a_reviews_budget_is_spent_the_remaining_selectors_are_not_compiled_nor_cached() -> None:
+    validate_selector('attributes.bool["cached"]', PATH)  # compiled before the review: in the cache
+    with cel.review_budget(0.0):
+        assert validate_selector('attributes.bool["cached"]', PATH) == []
+        (error,) = validate_selector('attributes.bool["new"]', PATH)
+    assert (error.type, error.detail) == (ErrorType.INVALID, cel.BUDGET_SPENT_DETAIL)
+    # The verdict depended on that review's budget: outside it the selector compiles (and is valid).
+    assert validate_selector('attributes.bool["new"]', PATH) == []
+
+
+def test_compiling_stops_once_a_reviews_budget_is_spent() -> None:
+    # Each selector takes a few milliseconds; a 50 ms budget is spent long before 400 of them.
+    selectors = [f'attributes.int["a{i}"] > {i} && ' * 20 + "true" for i in range(400)]
+    started = time.thread_time()
+    with cel.review_budget(0.05) as budget:
+        verdicts = [validate_selector(selector, PATH) for selector in selectors]
+    spent = time.thread_time() - started
+    compiled = [verdict for verdict in verdicts if verdict == []]
+    assert 0 < len(compiled) < len(selectors)
+    assert all(verdict == [] for verdict in verdicts[: len(compiled)])  # in order, then none
+    assert all(verdict[0].detail == cel.BUDGET_SPENT_DETAIL for verdict in verdicts[len(compiled) :])
+    assert budget.remaining <= 0
+    assert spent < 1.0, f"{spent:.2f}s"
+
+
+def test_an_object_with_hundreds_of_hostile_selectors_is_answered_within_the_reviews_budget() -> None:
+    from tests.reviews import admission_review
+    from webhook import review
+
+    hostile = ["(" * 240 + "1 +" * 400 + f"{i}" + ")" * 240 + " == 1" for i in range(300)]
+    parameters = {
+        "apiVersion": "resource.k8s.io/v1alpha2",
+        "kind": "ResourceClaimParameters",
+        "metadata": {"name": "hostile", "namespace": "default"},
+        "driverRequests": [
+            {
+                "driverName": "gpu.example.com",
+                "requests": [{"namedResources": {"selector": s}} for s in hostile],
+            }
+        ],
+    }
+    started = time.thread_time()
+    answer = review(admission_review(parameters))
+    spent = time.thread_time() - started
+    assert answer["response"]["allowed"] is False
+    causes = answer["response"]["status"]["details"]["causes"]
+    assert len(causes) == len(hostile)
+    assert any(cel.BUDGET_SPENT_DETAIL in cause["message"] for cause in causes)
+    # The review's budget, plus at most one expression's own bound, plus the rest of the review.
+    assert spent < cel.REVIEW_COMPILE_CPU_SECONDS + cel.COMPILE_CPU_SECONDS + 2.0, f"{spent:.2f}s"
+
+
 # --- the parser against cel-go's parser_test.go (run there with these small limits) ---------------
 
 TEST_LIMITS = parser.Limits(recursion_depth=32, recovery_attempts=4, recovery_lookahead_tokens=4)

@@ -23,6 +23,7 @@ from typing import Any, Final, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+import webhook.cel as cel
 from webhook.field import ErrorList, FieldError, invalid_message
 from webhook.logs import request_fields
 from webhook.rules import REGISTRY, GroupVersionKind, KindRules
@@ -240,12 +241,14 @@ class Judge:
             # Reached only with the structural check off: deny as it would, not with a crash.
             return Judgement(errors=_not_objects(obj, old_obj if operation == "UPDATE" else {}))
 
-        if operation == "CREATE":
-            errors = rules.validate_create(obj)
-        elif subresource == "status" and rules.validate_status_update is not None:
-            errors = rules.validate_status_update(obj, old_obj)
-        else:
-            errors = rules.validate_update(obj, old_obj)
+        # However many CEL selectors the object carries, compiling them shares one CPU budget.
+        with cel.review_budget():
+            if operation == "CREATE":
+                errors = rules.validate_create(obj)
+            elif subresource == "status" and rules.validate_status_update is not None:
+                errors = rules.validate_status_update(obj, old_obj)
+            else:
+                errors = rules.validate_update(obj, old_obj)
 
         if subresource != "status":
             findings = check_namespace_policy(gvk, obj, self.namespace_policy)

@@ -34,15 +34,23 @@ adds one bound of its own: `COMPILE_CPU_SECONDS` of CPU time per expression. A h
 character expression is answered in well under a second (deep nesting hits cel-go's recursion
 limit long before); a pathological one that still runs past the budget is rejected as Invalid
 with `TOO_COMPLEX_DETAIL` -- the one verdict Kubernetes would not give (it has no time limit).
+One object may carry hundreds of selectors, so the compilations of one review also share a budget,
+`REVIEW_COMPILE_CPU_SECONDS`, opened by the judge with `review_budget()`: once it is spent, the
+selectors still to compile are answered Invalid with `BUDGET_SPENT_DETAIL` (not cached: another
+review compiles them afresh), and a worker never spends more than that on one review's selectors.
 Compiled results are memoised per (expression, environment) in an LRU cache bounded in entries and
 in the size of each (`SELECTOR_CACHE`), so repeated reviews of the same object do not recompile.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
+import time
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from webhook.celgo.compiler import CompileTimeout, Deadline, compile_expression
@@ -64,6 +72,14 @@ COMPILE_CPU_SECONDS = 1.0
 TOO_COMPLEX_DETAIL = (
     "compilation failed: ERROR: <input>:-1:0: expression too complex: compiling it took more than "
     f"{COMPILE_CPU_SECONDS:g}s of CPU time (a limit of this webhook, not of Kubernetes)"
+)
+# CPU seconds the uncached compilations of one review may take together: a review is answered well
+# within kube-apiserver's webhook timeout (the manifests set 5 s) however many selectors it carries.
+REVIEW_COMPILE_CPU_SECONDS = 2.0
+BUDGET_SPENT_DETAIL = (
+    "compilation failed: ERROR: <input>:-1:0: not compiled: the selectors of this object took more "
+    f"than {REVIEW_COMPILE_CPU_SECONDS:g}s of CPU time to compile "
+    "(a limit of this webhook, not of Kubernetes)"
 )
 # The deepest expression cel-go accepts (250 nested rules) needs ~2,500 Python frames to parse.
 _RECURSION_HEADROOM = 10_000
@@ -128,25 +144,68 @@ class CompilationCache:
 SELECTOR_CACHE = CompilationCache(max_entries=MAX_CACHED_SELECTORS, max_entry_chars=MAX_CACHED_ENTRY_CHARS)
 
 
+class ReviewBudget:
+    """The CPU seconds left for compiling the selectors of one review."""
+
+    __slots__ = ("remaining",)
+
+    def __init__(self, seconds: float) -> None:
+        self.remaining = seconds
+
+
+_REVIEW_BUDGET: ContextVar[ReviewBudget | None] = ContextVar("cel_review_budget", default=None)
+
+
+@contextlib.contextmanager
+def review_budget(seconds: float | None = None) -> Iterator[ReviewBudget]:
+    """Share `seconds` (default `REVIEW_COMPILE_CPU_SECONDS`) of compile CPU among the selectors
+    validated inside the block: the judge opens one per review."""
+    budget = ReviewBudget(REVIEW_COMPILE_CPU_SECONDS if seconds is None else seconds)
+    token = _REVIEW_BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _REVIEW_BUDGET.reset(token)
+
+
 def compile_selector(expression: str, *, stored: bool = False) -> SelectorCompilation:
     """Compile like `namedresourcescel.Compiler.CompileCELExpression`, memoised in `SELECTOR_CACHE`
-    (a cached result comes back as the same object)."""
+    (a cached result comes back as the same object). Inside `review_budget()` an uncached
+    compilation also spends from the review's budget."""
     compiled = SELECTOR_CACHE.get(expression, stored)
-    if compiled is None:
-        compiled = _compile(expression, stored)
+    if compiled is not None:
+        return compiled
+    budget = _REVIEW_BUDGET.get()
+    if budget is None or budget.remaining >= COMPILE_CPU_SECONDS:
+        compiled = _compile(expression, stored, COMPILE_CPU_SECONDS, budget)
         SELECTOR_CACHE.keep(compiled)
-    return compiled
+        return compiled
+    if budget.remaining <= 0:
+        return SelectorCompilation(expression, stored, BUDGET_SPENT_DETAIL)
+    # Less than one expression's budget is left: a timeout now says the review's budget is spent.
+    return _compile(expression, stored, budget.remaining, budget, timeout_detail=BUDGET_SPENT_DETAIL)
 
 
-def _compile(expression: str, stored: bool) -> SelectorCompilation:
+def _compile(
+    expression: str,
+    stored: bool,
+    seconds: float,
+    budget: ReviewBudget | None,
+    *,
+    timeout_detail: str = TOO_COMPLEX_DETAIL,
+) -> SelectorCompilation:
     if sys.getrecursionlimit() < _RECURSION_HEADROOM:
         sys.setrecursionlimit(_RECURSION_HEADROOM)
+    started = time.thread_time()
     try:
-        result = compile_expression(expression, _environment(stored), Deadline(COMPILE_CPU_SECONDS))
+        result = compile_expression(expression, _environment(stored), Deadline(seconds))
     except CompileTimeout:
-        return SelectorCompilation(expression, stored, TOO_COMPLEX_DETAIL)
+        return SelectorCompilation(expression, stored, timeout_detail)
     except RecursionError:
         return SelectorCompilation(expression, stored, "unexpected compilation error: too deep", True)
+    finally:
+        if budget is not None:
+            budget.remaining -= time.thread_time() - started
     if result.issues is not None:
         return SelectorCompilation(expression, stored, "compilation failed: " + result.issues)
     output = str(result.output_type) if result.output_type is not None else "dyn"
