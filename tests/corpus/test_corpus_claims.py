@@ -36,17 +36,12 @@ from typing import Any
 
 import pytest
 
+from tests.corpus.envelope import GROUP, OPERATIONS, admission_review, expected_status_message
 from webhook import review
 
 CORPUS = Path(__file__).parent / "claims"
-GROUP = "resource.k8s.io"
-VERSION = "v1alpha2"
-OPERATIONS = {"CREATE": ("CREATE", ""), "UPDATE": ("UPDATE", ""), "UPDATE+status": ("UPDATE", "status")}
-RESOURCES = {
-    "ResourceClaim": "resourceclaims",
-    "ResourceClaimTemplate": "resourceclaimtemplates",
-    "ResourceClass": "resourceclasses",
-}
+# The kinds of this corpus.
+KINDS = {"ResourceClaim", "ResourceClaimTemplate", "ResourceClass"}
 # The Go test functions ported here, and how many cases each Go table has (1.30).
 GO_TABLES = {
     "TestValidateClaim": 22,
@@ -95,48 +90,6 @@ def expand(value: Any, index: int | None = None) -> Any:
 # --- the request and the expected answer --------------------------------------------------------
 
 
-def admission_review(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """The AdmissionReview kube-apiserver would send for this case."""
-    operation, subresource = OPERATIONS[entry["operation"]]
-    obj = expand(entry["object"])
-    kind = obj["kind"]
-    metadata = obj.get("metadata") or {}
-    request: dict[str, Any] = {
-        "uid": f"corpus-claims-{next(_uids)}",
-        "kind": {"group": GROUP, "version": VERSION, "kind": kind},
-        "resource": {"group": GROUP, "version": VERSION, "resource": RESOURCES[kind]},
-        "requestKind": {"group": GROUP, "version": VERSION, "kind": kind},
-        "requestResource": {"group": GROUP, "version": VERSION, "resource": RESOURCES[kind]},
-        "name": metadata.get("name", ""),
-        "namespace": metadata.get("namespace", ""),
-        "operation": operation,
-        "userInfo": {"username": "kubernetes-admin", "groups": ["system:masters", "system:authenticated"]},
-        "object": obj,
-        "dryRun": False,
-        "options": {"apiVersion": "meta.k8s.io/v1", "kind": f"{operation.title()}Options"},
-    }
-    if subresource:
-        request["subResource"] = subresource
-        request["requestSubResource"] = subresource
-    if "oldObject" in entry:
-        request["oldObject"] = expand(entry["oldObject"])
-    return {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request}
-
-
-def go_quote(text: str) -> str:
-    """`strconv.Quote` for the names this corpus uses: printable text, plus newline and tab."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
-    assert escaped.isprintable(), text
-    return f'"{escaped}"'
-
-
-def expected_status_message(kind: str, name: str, expected: list[Mapping[str, Any]]) -> str:
-    """`apierrors.NewInvalid(...).Error()`: the distinct `field: body` strings, bracketed when several."""
-    distinct = list(dict.fromkeys(f"{error['field']}: {error['message']}" for error in expected))
-    aggregate = distinct[0] if len(distinct) == 1 else "[" + ", ".join(distinct) + "]"
-    return f"{kind}.{GROUP} {go_quote(name)} is invalid: {aggregate}"
-
-
 # --- the corpus itself --------------------------------------------------------------------------
 
 
@@ -163,7 +116,7 @@ def test_there_are_about_thirty_variants_per_kind() -> None:
             if "variant" in entry["origin"]:
                 kind = entry["object"]["kind"]
                 variants[kind] = variants.get(kind, 0) + 1
-    assert set(variants) == set(RESOURCES)
+    assert set(variants) == KINDS
     assert all(count >= 30 for count in variants.values()), variants
 
 
@@ -181,7 +134,7 @@ def test_the_macros_expand() -> None:
 
 @pytest.mark.parametrize("entry", list(corpus_cases()))
 def test_the_webhook_answers_as_kube_apiserver_1_30(entry: Mapping[str, Any]) -> None:
-    document = admission_review(entry)
+    document = admission_review(entry, uid=f"corpus-claims-{next(_uids)}", expand=expand)
     answer = review(document)
 
     assert (answer["apiVersion"], answer["kind"]) == ("admission.k8s.io/v1", "AdmissionReview")

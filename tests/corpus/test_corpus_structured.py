@@ -29,27 +29,18 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-import unicodedata
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.corpus.envelope import GROUP, admission_review, expected_status_message
 from webhook import review
 from webhook.admission import Judge
 from webhook.settings import PolicySettings
 
 CORPUS = Path(__file__).parent / "structured"
-GROUP = "resource.k8s.io"
-VERSION = "v1alpha2"
-OPERATIONS = {"CREATE": ("CREATE", ""), "UPDATE": ("UPDATE", ""), "UPDATE+status": ("UPDATE", "status")}
-RESOURCES = {
-    "PodSchedulingContext": "podschedulingcontexts",
-    "ResourceSlice": "resourceslices",
-    "ResourceClaimParameters": "resourceclaimparameters",
-    "ResourceClassParameters": "resourceclassparameters",
-}
 _uids = itertools.count(1)
 
 
@@ -65,47 +56,6 @@ def judge_without_namespace_rules() -> Judge:
     return Judge.build(PolicySettings(namespace_rules=False))
 
 
-def admission_review(entry: Mapping[str, Any]) -> dict[str, Any]:
-    """The AdmissionReview kube-apiserver would send for this case."""
-    operation, subresource = OPERATIONS[entry["operation"]]
-    obj = entry["object"]
-    kind = obj["kind"]
-    metadata = obj.get("metadata") or {}
-    request: dict[str, Any] = {
-        "uid": f"corpus-structured-{next(_uids)}",
-        "kind": {"group": GROUP, "version": VERSION, "kind": kind},
-        "resource": {"group": GROUP, "version": VERSION, "resource": RESOURCES[kind]},
-        "requestKind": {"group": GROUP, "version": VERSION, "kind": kind},
-        "requestResource": {"group": GROUP, "version": VERSION, "resource": RESOURCES[kind]},
-        "name": metadata.get("name") or "",
-        "namespace": metadata.get("namespace") or "",
-        "operation": operation,
-        "userInfo": {"username": "kubernetes-admin", "groups": ["system:masters", "system:authenticated"]},
-        "object": obj,
-        "dryRun": False,
-        "options": {"apiVersion": "meta.k8s.io/v1", "kind": f"{operation.title()}Options"},
-    }
-    if subresource:
-        request["subResource"] = subresource
-        request["requestSubResource"] = subresource
-    if "oldObject" in entry:
-        request["oldObject"] = entry["oldObject"]
-    return {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request}
-
-
-def go_quote(text: str) -> str:
-    """`%q` of the printable names the corpus uses (its loader refuses any other)."""
-    assert all(char == " " or unicodedata.category(char)[0] in "LMNPS" for char in text), text
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def expected_status_message(kind: str, name: str, expected: list[Mapping[str, Any]]) -> str:
-    """`apierrors.NewInvalid(...).Error()`: distinct `field: body` strings, bracketed when several."""
-    distinct = list(dict.fromkeys(f"{error['field']}: {error['message']}" for error in expected))
-    aggregate = distinct[0] if len(distinct) == 1 else "[" + ", ".join(distinct) + "]"
-    return f"{kind}.{GROUP} {go_quote(name)} is invalid: {aggregate}"
-
-
 def test_the_corpus_is_not_empty() -> None:
     files = sorted(path.name for path in CORPUS.glob("*.json"))
     assert len(files) >= 12, files
@@ -114,7 +64,7 @@ def test_the_corpus_is_not_empty() -> None:
 
 @pytest.mark.parametrize("entry", list(corpus_cases()))
 def test_the_webhook_answers_as_kube_apiserver_1_30(entry: Mapping[str, Any]) -> None:
-    document = admission_review(entry)
+    document = admission_review(entry, uid=f"corpus-structured-{next(_uids)}")
     uid = document["request"]["uid"]
     if entry.get("namespaceRules", True):
         answer = review(document)

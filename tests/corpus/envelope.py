@@ -1,0 +1,66 @@
+"""What both corpus runners build around a case: its AdmissionReview, and the status message the
+API server's `apierrors.NewInvalid` gives for its expected errors (an oracle of its own, not the
+webhook's `field` module)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+GROUP = "resource.k8s.io"
+VERSION = "v1alpha2"
+# A case's operation -> the request's operation and subresource.
+OPERATIONS = {"CREATE": ("CREATE", ""), "UPDATE": ("UPDATE", ""), "UPDATE+status": ("UPDATE", "status")}
+RESOURCES = {
+    "ResourceClaim": "resourceclaims",
+    "ResourceClaimTemplate": "resourceclaimtemplates",
+    "ResourceClass": "resourceclasses",
+    "PodSchedulingContext": "podschedulingcontexts",
+    "ResourceSlice": "resourceslices",
+    "ResourceClaimParameters": "resourceclaimparameters",
+    "ResourceClassParameters": "resourceclassparameters",
+}
+
+
+def admission_review(
+    entry: Mapping[str, Any], *, uid: str, expand: Callable[[Any], Any] = lambda value: value
+) -> dict[str, Any]:
+    """The AdmissionReview kube-apiserver sends for a case; `expand` builds its objects."""
+    operation, subresource = OPERATIONS[entry["operation"]]
+    obj = expand(entry["object"])
+    kind = obj["kind"]
+    metadata = obj.get("metadata") or {}
+    request: dict[str, Any] = {
+        "uid": uid,
+        "kind": {"group": GROUP, "version": VERSION, "kind": kind},
+        "resource": {"group": GROUP, "version": VERSION, "resource": RESOURCES[kind]},
+        "requestKind": {"group": GROUP, "version": VERSION, "kind": kind},
+        "requestResource": {"group": GROUP, "version": VERSION, "resource": RESOURCES[kind]},
+        "name": metadata.get("name") or "",
+        "namespace": metadata.get("namespace") or "",
+        "operation": operation,
+        "userInfo": {"username": "kubernetes-admin", "groups": ["system:masters", "system:authenticated"]},
+        "object": obj,
+        "dryRun": False,
+        "options": {"apiVersion": "meta.k8s.io/v1", "kind": f"{operation.title()}Options"},
+    }
+    if subresource:
+        request["subResource"] = subresource
+        request["requestSubResource"] = subresource
+    if "oldObject" in entry:
+        request["oldObject"] = expand(entry["oldObject"])
+    return {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request}
+
+
+def go_quote(text: str) -> str:
+    """`strconv.Quote` of the names the corpora use: printable text, plus newline and tab."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    assert escaped.isprintable(), text
+    return f'"{escaped}"'
+
+
+def expected_status_message(kind: str, name: str, expected: list[Mapping[str, Any]]) -> str:
+    """`apierrors.NewInvalid(...).Error()`: the distinct `field: body` strings, bracketed when several."""
+    distinct = list(dict.fromkeys(f"{error['field']}: {error['message']}" for error in expected))
+    aggregate = distinct[0] if len(distinct) == 1 else "[" + ", ".join(distinct) + "]"
+    return f"{kind}.{GROUP} {go_quote(name)} is invalid: {aggregate}"
