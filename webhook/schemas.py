@@ -420,16 +420,21 @@ class _Struct(_Node):
         # null values (a consumer reference, an opaque resource handle), needs no walk at all.
         self.string_fields = frozenset(name for name, node in fields.items() if str in node.trivially_valid)
 
-    def check(self, value: Any, link: _Link, findings: _Findings) -> None:
-        if type(value) is not dict and not isinstance(value, Mapping):
-            findings.wrong_type(link, "object", _json_type(value))
-            return
+    def _decided_shallowly(self, value: Mapping[str, Any], link: _Link, findings: _Findings) -> bool:
+        """Report missing required fields; True when nothing else can be found in `value`: known
+        fields only, each trivially valid (decided in C)."""
         if findings.report_missing_required:
             for name in self.required:
                 if value.get(name) is None:
                     findings.errors.append(required(_field_path((link, name))))
-        if value.keys() <= self.string_fields and _STRING_OR_NULL.issuperset(map(type, value.values())):
-            return  # known fields only, each trivially valid: nothing to find (decided in C)
+        return value.keys() <= self.string_fields and _STRING_OR_NULL.issuperset(map(type, value.values()))
+
+    def check(self, value: Any, link: _Link, findings: _Findings) -> None:
+        if type(value) is not dict and not isinstance(value, Mapping):
+            findings.wrong_type(link, "object", _json_type(value))
+            return
+        if self._decided_shallowly(value, link, findings):
+            return
         fields = self.fields
         for key, child in value.items():
             node = fields.get(key)
@@ -442,11 +447,7 @@ class _Struct(_Node):
         if type(value) is not dict or type(passed) is not dict:
             self.check(value, link, findings)
             return
-        if findings.report_missing_required:
-            for name in self.required:
-                if value.get(name) is None:
-                    findings.errors.append(required(_field_path((link, name))))
-        if value.keys() <= self.string_fields and _STRING_OR_NULL.issuperset(map(type, value.values())):
+        if self._decided_shallowly(value, link, findings):
             return
         fields = self.fields
         for key, child in value.items():
