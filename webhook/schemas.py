@@ -107,10 +107,14 @@ class StructuralReport:
 _Link = tuple[Any, Any] | None
 
 
-class _MapKey(str):
-    """A map key in a path: rendered ``[key]`` as `field.Path.Key` renders it."""
+class _MapKey:
+    """A map key in a path: rendered ``[key]`` as `field.Path.Key` renders it. (Not a `str`
+    subclass: mypyc compiles this module, and cannot compile classes derived from `str`.)"""
 
-    __slots__ = ()
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
 
 
 def _field_path(link: _Link) -> FieldPath:
@@ -119,11 +123,11 @@ def _field_path(link: _Link) -> FieldPath:
         link, segment = link
         segments.append(segment)
     path = ROOT
-    for segment in reversed(segments):
+    for segment in segments[::-1]:  # not reversed(): mypyc cannot compile it over list[Any]
         if type(segment) is int:
             path = path.index(segment)
         elif type(segment) is _MapKey:
-            path = path.key(segment)
+            path = path.key(segment.key)
         else:
             path = path.child(segment)
     return path
