@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from webhook.field import (
     NIL_PATH,
     ROOT,
     ErrorType,
     FieldError,
+    FieldPath,
     aggregate_message,
     duplicate,
     forbidden,
@@ -166,3 +169,51 @@ def test_error_types_carry_their_wire_reasons() -> None:
         "FieldValueInvalid",
         "FieldValueTypeInvalid",
     }
+
+
+class EagerPath:
+    """The reference: `FieldPath` as it was, its text built at every step."""
+
+    def __init__(self, text: str = "") -> None:
+        self.text = text
+
+    def child(self, name: str, *more: str) -> EagerPath:
+        text = self.text
+        for part in (name, *more):
+            text = f"{text}.{part}" if text else part
+        return EagerPath(text)
+
+    def index(self, i: int) -> EagerPath:
+        return EagerPath(f"{self.text}[{i}]")
+
+    def key(self, k: str) -> EagerPath:
+        return EagerPath(f"{self.text}[{k}]")
+
+
+segment_text = st.text(st.sampled_from("ab.[]/ é"), max_size=4)
+path_steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("child"), st.lists(segment_text, min_size=1, max_size=3)),
+        st.tuples(st.just("index"), st.integers(min_value=-2, max_value=40)),
+        st.tuples(st.just("key"), segment_text),
+    ),
+    max_size=6,
+)
+
+
+@given(segment_text, path_steps)
+@settings(max_examples=600, deadline=None)
+def test_paths_print_compare_and_hash_as_eagerly_built_text(start: str, steps: list[tuple[str, Any]]) -> None:
+    path, reference = FieldPath(start), EagerPath(start)
+    for step, argument in steps:
+        if step == "child":
+            path, reference = path.child(*argument), reference.child(*argument)
+        elif step == "index":
+            path, reference = path.index(argument), reference.index(argument)
+        else:
+            path, reference = path.key(argument), reference.key(argument)
+        assert str(path) == (reference.text or "<nil>")
+        assert repr(path) == f"FieldPath({reference.text!r})"
+        assert path == FieldPath(reference.text)
+        assert hash(path) == hash(FieldPath(reference.text))
+        assert path != reference.text

@@ -79,36 +79,70 @@ class FieldPath:
 
     Paths are immutable; `child`, `index` and `key` return new paths. The root of a path with no
     elements prints as ``<nil>``, as a nil `*field.Path` does.
+
+    A path is a link to its parent and one segment -- a field name (str), a list index (int) or a
+    map key (`_MapKey`) -- and is spelled out only by `str()`, `==`, `hash()` and `repr()`: rules
+    build far more paths than they report errors at, and building one is two stores instead of a
+    string. `FieldPath(text)` is a path whose whole text is `text`.
     """
 
-    __slots__ = ("_text",)
+    __slots__ = ("_parent", "_segment")
 
-    def __init__(self, text: str = "") -> None:
-        self._text = text
+    def __init__(self, text: str | int | _MapKey = "", parent: FieldPath | None = None) -> None:
+        # `parent` and a non-str `text` are for this class's own methods only.
+        self._parent = parent
+        self._segment = text
 
     def child(self, name: str, *more: str) -> FieldPath:
-        text = self._text
-        for part in (name, *more):
-            text = f"{text}.{part}" if text else part
-        return FieldPath(text)
+        path = FieldPath(name, self)
+        for part in more:
+            path = FieldPath(part, path)
+        return path
 
     def index(self, i: int) -> FieldPath:
-        return FieldPath(f"{self._text}[{i}]")
+        return FieldPath(i, self)
 
     def key(self, k: str) -> FieldPath:
-        return FieldPath(f"{self._text}[{k}]")
+        return FieldPath(_MapKey(k), self)
+
+    def _text(self) -> str:
+        """`(*field.Path).String()`: a name joined by '.' unless nothing precedes it, an index or a
+        key in brackets."""
+        segments: list[str | int | _MapKey] = []
+        node: FieldPath | None = self
+        while node is not None:
+            segments.append(node._segment)
+            node = node._parent
+        text = ""
+        for segment in segments[::-1]:
+            if isinstance(segment, str):
+                text = f"{text}.{segment}" if text else segment
+            elif isinstance(segment, _MapKey):
+                text = f"{text}[{segment.key}]"
+            else:
+                text = f"{text}[{segment}]"
+        return text
 
     def __str__(self) -> str:
-        return self._text or "<nil>"
+        return self._text() or "<nil>"
 
     def __repr__(self) -> str:
-        return f"FieldPath({self._text!r})"
+        return f"FieldPath({self._text()!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, FieldPath) and other._text == self._text
+        return isinstance(other, FieldPath) and other._text() == self._text()
 
     def __hash__(self) -> int:
-        return hash(self._text)
+        return hash(self._text())
+
+
+class _MapKey:
+    """A map key segment of a `FieldPath`, printed in brackets (a str segment is a field name)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
 
 
 ROOT = FieldPath()
