@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8443
 CERT_DIR ?= certs
 
-.PHONY: run test lint fuzz lock bench bench-rules bench-soak bench-profile clean
+.PHONY: run compile test lint fuzz lock bench bench-rules bench-soak bench-profile clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,26 +16,47 @@ $(BIN)/python:
 
 # Re-install whenever pyproject.toml or the lock changes. The runtime dependencies come from
 # requirements.lock: exact versions, and pip refuses any file whose sha256 is not listed there (the
-# hashes of every wheel of each version: x86_64 and aarch64 alike). Then the project, without them.
-$(VENV)/.installed-run: pyproject.toml requirements.lock | $(BIN)/python
+# hashes of every wheel of each version: x86_64 and aarch64 alike).
+$(VENV)/.installed-deps: pyproject.toml requirements.lock | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
-	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
 
-# The extras on top of the locked runtime dependencies (pip keeps those: they already satisfy).
-$(VENV)/.installed-test: pyproject.toml | $(VENV)/.installed-run
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+# Then the project itself, without them, editable: installing it compiles the hot modules with mypyc
+# in place (setup.py, webhook/native.py; about a minute), again whenever one of them changes. Without
+# a C compiler it installs the pure-Python package, which runs the same code about a third slower.
+COMPILED_SOURCES := $(filter-out %/__init__.py,$(wildcard webhook/field.py webhook/gotime.py webhook/schemas.py \
+	webhook/rules/*.py webhook/rules/v1alpha2/*.py))
+$(VENV)/.installed-run: setup.py webhook/native.py $(COMPILED_SOURCES) | $(VENV)/.installed-deps
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@$(BIN)/python -c 'import webhook; print("dra-webhook: rules", webhook.BUILD.describe())'
+	touch $@
+
+# Rebuild the compiled modules now (make run and make test do it by themselves when a source changed).
+compile: $(VENV)/.installed-run
+
+# An extra of pyproject.toml on top of the locked runtime dependencies (pip keeps those: they already
+# satisfy), without reinstalling (and so recompiling) the project itself.
+EXTRA = $(BIN)/python -c 'import sys, tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"][sys.argv[1]], sep="\n")'
+$(VENV)/.installed-test: pyproject.toml | $(VENV)/.installed-deps
+	$(EXTRA) test | $(BIN)/python -m pip install --quiet -r /dev/stdin
 	touch $@
 
 run: $(VENV)/.installed-run
 	$(BIN)/dra-webhook serve --host $(HOST) --port $(PORT) --cert-dir $(CERT_DIR)
 
-test: $(VENV)/.installed-test
+# The whole suite against the build make run serves (compiled when a compiler is at hand), then the
+# tests of the compiled modules once more in pure Python: what runs where they are not compiled, or
+# right after one is edited (webhook/native.py).
+PURE_PYTHON_TESTS := tests/corpus tests/rules tests/test_field.py tests/test_gotime.py tests/test_schemas.py \
+	tests/test_fast_paths.py tests/test_native.py
+test: $(VENV)/.installed-test $(VENV)/.installed-run
+	@$(BIN)/python -c 'import webhook; print("dra-webhook: rules", webhook.BUILD.describe())'
 	$(BIN)/python -m pytest
+	DRA_WEBHOOK_PURE_PYTHON=1 $(BIN)/python -m pytest $(PURE_PYTHON_TESTS)
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check webhook tests
-	$(BIN)/ruff format --check webhook tests
+	$(BIN)/ruff check webhook tests setup.py
+	$(BIN)/ruff format --check webhook tests setup.py
 	$(BIN)/mypy
 
 # The long fuzzing run (docs/robustness.md): random examples instead of CI's fixed ones, FUZZ_EXAMPLES
@@ -67,13 +88,15 @@ bench-rules: $(VENV)/.installed-run
 bench-soak: $(VENV)/.installed-run
 	$(BIN)/python bench/load.py --soak 1000000
 
-$(VENV)/.installed-bench: pyproject.toml | $(VENV)/.installed-run
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
+$(VENV)/.installed-bench: pyproject.toml | $(VENV)/.installed-deps
+	$(EXTRA) bench | $(BIN)/python -m pip install --quiet -r /dev/stdin
 	touch $@
 
 # One more saturated run with py-spy flame graphs of each worker (bench/results/profile-worker-*.svg).
-bench-profile: $(VENV)/.installed-bench
+bench-profile: $(VENV)/.installed-bench $(VENV)/.installed-run
 	$(BIN)/python bench/load.py --profile
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info webhook/native-build.json
+	find webhook -name '*.so' -delete
+	rm -rf .pytest_cache .mypy_cache .ruff_cache

@@ -13,6 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from webhook.native import choose_build
+
+# The compiled modules if they were built from these very sources, else the sources (webhook/native.py).
+BUILD = choose_build()
+
 if TYPE_CHECKING:
     from webhook.admission import review
 
