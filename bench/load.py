@@ -75,6 +75,7 @@ ROOT = BENCH.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.reviews import MixEntry, mix, weighted_order  # noqa: E402
+from webhook.native import inspect_build  # noqa: E402
 from webhook.tls import ensure_development_certificates  # noqa: E402
 
 RESULTS = BENCH / "results"
@@ -462,7 +463,9 @@ def machine() -> dict[str, Any]:
     for module in ("aiohttp", "uvloop", "orjson", "pydantic"):
         with contextlib.suppress(ImportError):
             versions[module] = __import__(module).__version__
-    return {"cpus": os.cpu_count(), "affinity": len(os.sched_getaffinity(0)), **versions}
+    # Whether the webhook's rules ran compiled (webhook/native.py): the servers decide the same way.
+    rules = inspect_build().describe()
+    return {"cpus": os.cpu_count(), "affinity": len(os.sched_getaffinity(0)), "rules": rules, **versions}
 
 
 def _target(value: float, target: str, met: bool, note: str = "") -> dict[str, Any]:
@@ -576,6 +579,7 @@ def benchmark(args: argparse.Namespace, generator: Generator, directory: Path) -
     found = targets(runs)
     print()
     print("peak RSS per worker (VmHWM, MiB): " + "; ".join(f"{name} {mib}" for name, mib in peak.items()))
+    print(f"webhook rules: {inspect_build().describe()}")
     print_targets(found)
     if not generator.wrk:
         print("the load generator was bench/pyload.py: it, not the servers, limits these figures")

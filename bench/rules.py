@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.reviews import MixEntry, claim_parameters_with_new_selector, mix, other_kinds, weighted_order
 from webhook.admission import Judge, Verdict, parse_review, review_response
+from webhook.native import inspect_build
 from webhook.rules import GroupVersionKind
 
 RUNS = 5
@@ -147,7 +148,7 @@ def print_table(rows: list[dict[str, Any]], cold: dict[str, Any]) -> None:
         f"{'request':34} {'kind':24} {'operation':16} {'bytes':>6} {'parse':>7} {'schema':>7} "
         f"{'judge':>7} {'answer':>7} {'total':>7} {'reviews/s':>9}  verdict"
     )
-    print("µs per review, one core; judge includes schema")
+    print(f"µs per review, one core; judge includes schema; rules {inspect_build().describe()}")
     print(header)
     print("-" * len(header))
     for row in rows:
@@ -205,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         orjson.dumps(
             {
                 "python": sys.version.split()[0],
+                "rules": inspect_build().describe(),
                 "requests": rows,
                 "cold_selector": cold,
                 "interleaved": interleaved,

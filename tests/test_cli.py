@@ -67,3 +67,10 @@ def test_python_dash_m_webhook_runs_the_same_command() -> None:
     assert answer["response"]["status"]["message"] == (
         'ResourceClaim.resource.k8s.io "gpu-claim" is invalid: status.reservedFor: Too long: may not be longer than 32'
     )
+
+
+def test_version_names_the_build_of_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.startswith("dra-webhook 0.1.0; rules: ")

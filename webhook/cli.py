@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Validating admission webhook for Kubernetes resource.k8s.io/v1alpha2 (DRA), "
         "exact to kube-apiserver 1.30.",
     )
+    parser.add_argument("--version", action="version", version=version_text())
     subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_serve(subcommands)
     _add_review(subcommands)
@@ -67,6 +68,19 @@ def build_parser() -> argparse.ArgumentParser:
     _add_manifests(subcommands)
     _add_certs(subcommands)
     return parser
+
+
+def version_text() -> str:
+    """``dra-webhook 0.1.0; rules: compiled with mypyc``: the version, and which build of the rules runs."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    import webhook
+
+    try:
+        number = version("dra-webhook")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        number = "(not installed)"
+    return f"dra-webhook {number}; rules: {webhook.BUILD.describe()}"
 
 
 # --- serve ------------------------------------------------------------------------------------------
