@@ -41,6 +41,8 @@ from webhook.rules.names import (
     go_to_lower,
     is_dns1123_label,
     is_qualified_name,
+    is_valid_annotation_key,
+    is_valid_label,
     is_valid_label_value,
     name_is_dns_subdomain,
 )
@@ -102,13 +104,27 @@ def validate_object_meta(
     generation = integer(fields.get("generation"))
     if generation < 0:
         errs.append(invalid(path.child("generation"), generation, IS_NEGATIVE_MSG))
-    errs += validate_labels(fields.get("labels"), path.child("labels"))
-    errs += validate_annotations(fields.get("annotations"), path.child("annotations"))
-    errs += validate_owner_references(fields.get("ownerReferences"), path.child("ownerReferences"))
+    errs += _validate_common_meta(fields, path)
     finalizers = _strings(fields.get("finalizers"))
-    errs += validate_finalizers(finalizers, path.child("finalizers"))
-    errs += validate_managed_fields(fields.get("managedFields"), path.child("managedFields"))
-    errs += _validate_kube_finalizer_names(finalizers, path.child("finalizers"))
+    if finalizers:
+        errs += validate_finalizers(finalizers, path.child("finalizers"))
+    if not _are_valid_managed_fields(fields.get("managedFields")):
+        errs += validate_managed_fields(fields.get("managedFields"), path.child("managedFields"))
+    if finalizers:
+        errs += _validate_kube_finalizer_names(finalizers, path.child("finalizers"))
+    return errs
+
+
+def _validate_common_meta(fields: Mapping[str, Any], path: FieldPath) -> ErrorList:
+    """Labels, annotations and owner references, checked alike on create and update. Each check
+    runs (and builds its path) only when its fast test did not find the field valid."""
+    errs: ErrorList = []
+    if not _are_valid_labels(fields.get("labels")):
+        errs += validate_labels(fields.get("labels"), path.child("labels"))
+    if not _are_valid_annotations(fields.get("annotations")):
+        errs += validate_annotations(fields.get("annotations"), path.child("annotations"))
+    if fields.get("ownerReferences"):  # null, absent or empty: no reference to check
+        errs += validate_owner_references(fields.get("ownerReferences"), path.child("ownerReferences"))
     return errs
 
 
@@ -137,8 +153,41 @@ def _validate_namespace(namespace: str, namespaced: bool, path: FieldPath) -> Er
     return [invalid(path, namespace, msg) for msg in is_dns1123_label(namespace)]
 
 
+def _are_valid_labels(labels: Any) -> bool:
+    """Whether `validate_labels` finds nothing: null or absent, or a map of strings whose every entry
+    is valid. Anything else (a non-string value reads as "") is left to `validate_labels`."""
+    if labels is None:
+        return True
+    if type(labels) is not dict:
+        return False
+    for key, value in labels.items():
+        if type(key) is not str or type(value) is not str or not is_valid_label(key, value):
+            return False
+    return True
+
+
+def _are_valid_annotations(annotations: Any) -> bool:
+    """Whether `validate_annotations` finds nothing, tested as `_are_valid_labels` is.
+
+    The size budget counts bytes; a character is at most 4 bytes of UTF-8, so characters within a
+    quarter of the budget are within it (a larger map is measured by `validate_annotations`).
+    """
+    if annotations is None:
+        return True
+    if type(annotations) is not dict:
+        return False
+    characters = 0
+    for key, value in annotations.items():
+        if type(key) is not str or type(value) is not str or not is_valid_annotation_key(key):
+            return False
+        characters += len(key) + len(value)
+    return characters * 4 <= TOTAL_ANNOTATION_SIZE_LIMIT_BYTES
+
+
 def validate_labels(labels: Any, path: FieldPath) -> ErrorList:
     """metav1 `ValidateLabels`: every error at the map's own path, value = the bad key or value."""
+    if _are_valid_labels(labels):
+        return []
     errs: ErrorList = []
     for key, value in string_map(labels).items():
         errs += [invalid(path, key, msg) for msg in is_qualified_name(key)]
@@ -149,6 +198,8 @@ def validate_labels(labels: Any, path: FieldPath) -> ErrorList:
 def validate_annotations(annotations: Any, path: FieldPath) -> ErrorList:
     """apimachinery `ValidateAnnotations`: keys are qualified names once lower-cased (case does not
     matter), and keys plus values take at most 256 KiB."""
+    if _are_valid_annotations(annotations):
+        return []
     entries = string_map(annotations)
     errs: ErrorList = []
     for key in entries:
@@ -239,6 +290,38 @@ def _validate_kube_finalizer_names(finalizers: Sequence[str], path: FieldPath) -
     ]
 
 
+def _are_valid_managed_fields(managed_fields: Any) -> bool:
+    """Whether `validate_managed_fields` finds nothing, for the usual entries: an operation of
+    Apply or Update, fieldsType FieldsV1 or absent, a printable ASCII manager of at most 128 bytes
+    or none, a subresource of at most 64 characters (256 bytes at most) or none. Any other entry is
+    left to `validate_managed_fields`."""
+    if managed_fields is None:
+        return True
+    if type(managed_fields) is not list:
+        return False
+    for entry in managed_fields:
+        if type(entry) is not dict:
+            return False
+        operation, fields_type = entry.get("operation"), entry.get("fieldsType")
+        if not (operation == "Update" or operation == "Apply") or not (
+            fields_type == "FieldsV1" or fields_type is None
+        ):
+            return False
+        manager, subresource = entry.get("manager"), entry.get("subresource")
+        if manager is not None and not (
+            type(manager) is str
+            and len(manager) <= FIELD_MANAGER_MAX_LENGTH
+            and manager.isascii()
+            and manager.isprintable()
+        ):
+            return False
+        if subresource is not None and not (
+            type(subresource) is str and len(subresource) * 4 <= MAX_SUBRESOURCE_NAME_LENGTH
+        ):
+            return False
+    return True
+
+
 def validate_managed_fields(managed_fields: Any, path: FieldPath) -> ErrorList:
     """metav1 `ValidateManagedFields`."""
     errs: ErrorList = []
@@ -291,27 +374,28 @@ def validate_object_meta_update(new_meta: Any, old_meta: Any, *, path: FieldPath
     """`corevalidation.ValidateObjectMetaUpdate(new, old, fldPath)`; callers re-run the create
     validation themselves where Go does."""
     new, old = mapping(new_meta), mapping(old_meta)
-    new_finalizers = _strings(new.get("finalizers"))
     errs: ErrorList = []
     # Finalizers cannot be added once the object is being deleted.
     if old.get("deletionTimestamp") is not None:
         errs += _validate_no_new_finalizers(
-            new_finalizers, _strings(old.get("finalizers")), path.child("finalizers")
+            _strings(new.get("finalizers")), _strings(old.get("finalizers")), path.child("finalizers")
         )
     resource_version = text(new.get("resourceVersion"))
     if not resource_version:
         errs.append(
             invalid(path.child("resourceVersion"), resource_version, "must be specified for an update")
         )
-    new_generation = integer(new.get("generation"))
-    if new_generation < integer(old.get("generation")):
-        errs.append(invalid(path.child("generation"), new_generation, "must not be decremented"))
+    if not _same_json(new.get("generation"), old.get("generation")):
+        new_generation = integer(new.get("generation"))
+        if new_generation < integer(old.get("generation")):
+            errs.append(invalid(path.child("generation"), new_generation, "must not be decremented"))
     errs += _validate_immutable_metadata(new, old, path)
-    errs += validate_labels(new.get("labels"), path.child("labels"))
-    errs += validate_annotations(new.get("annotations"), path.child("annotations"))
-    errs += validate_owner_references(new.get("ownerReferences"), path.child("ownerReferences"))
-    errs += validate_managed_fields(new.get("managedFields"), path.child("managedFields"))
-    errs += _validate_kube_finalizer_names(new_finalizers, path.child("finalizers"))
+    errs += _validate_common_meta(new, path)
+    if not _are_valid_managed_fields(new.get("managedFields")):
+        errs += validate_managed_fields(new.get("managedFields"), path.child("managedFields"))
+    new_finalizers = _strings(new.get("finalizers"))
+    if new_finalizers:
+        errs += _validate_kube_finalizer_names(new_finalizers, path.child("finalizers"))
     return errs
 
 
@@ -348,9 +432,10 @@ def _validate_immutable_metadata(
     """The `ValidateImmutableField` calls (semantic equality; the bad value is the new value)."""
     errs: ErrorList = []
     for key in ("name", "namespace", "uid"):
-        new_text = text(new.get(key))
-        if new_text != text(old.get(key)):
-            errs.append(invalid(path.child(key), new_text, FIELD_IMMUTABLE_MSG))
+        if not _same_json(new.get(key), old.get(key)):
+            new_text = text(new.get(key))
+            if new_text != text(old.get(key)):
+                errs.append(invalid(path.child(key), new_text, FIELD_IMMUTABLE_MSG))
     # creationTimestamp is a metav1.Time (a struct): absent or null is the zero time. The same
     # text on both sides reads as the same time: only different texts need parsing.
     if not _same_value(new.get("creationTimestamp"), old.get("creationTimestamp")):
@@ -363,10 +448,16 @@ def _validate_immutable_metadata(
         if new_deleted != _read_optional_time(old.get("deletionTimestamp")):
             bad = None if new_deleted is None else new_deleted.go_text()
             errs.append(invalid(path.child("deletionTimestamp"), bad, FIELD_IMMUTABLE_MSG))
-    new_grace = _read_optional_integer(new.get("deletionGracePeriodSeconds"))
-    if new_grace != _read_optional_integer(old.get("deletionGracePeriodSeconds")):
-        errs.append(invalid(path.child("deletionGracePeriodSeconds"), new_grace, FIELD_IMMUTABLE_MSG))
+    if not _same_json(new.get("deletionGracePeriodSeconds"), old.get("deletionGracePeriodSeconds")):
+        new_grace = _read_optional_integer(new.get("deletionGracePeriodSeconds"))
+        if new_grace != _read_optional_integer(old.get("deletionGracePeriodSeconds")):
+            errs.append(invalid(path.child("deletionGracePeriodSeconds"), new_grace, FIELD_IMMUTABLE_MSG))
     return errs
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """The same decoded JSON value, type included: whatever reads one reads the other the same."""
+    return type(a) is type(b) and a == b
 
 
 def _same_value(a: Any, b: Any) -> bool:

@@ -111,6 +111,44 @@ def are_valid_dns1123_subdomains(values: Sequence[Any]) -> bool:
     return not any(pair in joined for pair in _SUBDOMAIN_LIST_BREAKS)
 
 
+# A qualified name in one regex: an optional prefix that is a subdomain of at most 253 characters,
+# '/', then a name of at most 63 characters; the lookaheads carry the lengths (neither part holds a
+# '/'). Annotation keys are checked once lower-cased, and lower-casing ASCII text changes only A-Z:
+# so an ASCII key passes exactly when it matches the same regex with upper case allowed in the prefix.
+
+
+def _qualified_name_regex(prefix_letters: str) -> re.Pattern[str]:
+    prefix = _DNS1123_SUBDOMAIN_FMT.replace("a-z", prefix_letters)
+    prefix_length = f"(?=[-{prefix_letters}0-9.]{{1,{DNS1123_SUBDOMAIN_MAX_LENGTH}}}/)"
+    name_length = f"(?=[-A-Za-z0-9_.]{{1,{QUALIFIED_NAME_MAX_LENGTH}}}\\Z)"
+    return re.compile(f"(?:{prefix_length}{prefix}/)?{name_length}{_QUALIFIED_NAME_FMT}")
+
+
+_VALID_QUALIFIED_NAME_RE = _qualified_name_regex("a-z")
+_VALID_LOWER_CASED_QUALIFIED_NAME_RE = _qualified_name_regex("a-zA-Z")
+
+
+def is_valid_qualified_name(value: str) -> bool:
+    """Whether `IsQualifiedName(value)` returns no message."""
+    return _VALID_QUALIFIED_NAME_RE.fullmatch(value) is not None
+
+
+def is_valid_annotation_key(key: str) -> bool:
+    """Whether `IsQualifiedName(strings.ToLower(key))` returns no message (`ValidateAnnotations`)."""
+    if key.isascii():
+        return _VALID_LOWER_CASED_QUALIFIED_NAME_RE.fullmatch(key) is not None
+    return not is_qualified_name(go_to_lower(key))  # U+212A KELVIN SIGN lower-cases to "k"
+
+
+def is_valid_label(key: str, value: str) -> bool:
+    """Whether `ValidateLabels` finds nothing wrong with the entry `key: value`."""
+    return (
+        len(value) <= LABEL_VALUE_MAX_LENGTH
+        and _LABEL_VALUE_RE.fullmatch(value) is not None
+        and _VALID_QUALIFIED_NAME_RE.fullmatch(key) is not None
+    )
+
+
 def is_dns1123_label(value: str) -> list[str]:
     if len(value) <= DNS1123_LABEL_MAX_LENGTH and _DNS1123_LABEL_RE.fullmatch(value):
         return []
@@ -138,6 +176,8 @@ def is_dns1123_subdomain(value: str) -> list[str]:
 
 
 def is_qualified_name(value: str) -> list[str]:
+    if _VALID_QUALIFIED_NAME_RE.fullmatch(value) is not None:
+        return []
     parts = value.split("/")
     if len(parts) == 1:
         name = parts[0]
