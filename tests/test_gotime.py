@@ -4,11 +4,15 @@ rules, semantic equality and CEL's timestamp literals."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from webhook.cel import validate_selector
 from webhook.field import ROOT
-from webhook.gotime import UNIX_EPOCH_SECONDS, ZERO_TIME, GoTime, is_rfc3339, parse_rfc3339
+from webhook.gotime import UNIX_EPOCH_SECONDS, ZERO_TIME, GoTime, _days_in_month, is_rfc3339, parse_rfc3339
 from webhook.rules.equality import OBJECT_META, semantic_equal
 from webhook.rules.meta import validate_object_meta_update
 from webhook.schemas import StructuralChecker
@@ -114,3 +118,57 @@ def test_the_structural_check_and_cel_accept_what_go_accepts(text: str) -> None:
 def test_cel_refuses_an_offset_past_24_hours() -> None:
     [error] = validate_selector('timestamp("2024-05-01T05:04:05+25:00") > timestamp(0)', ROOT.child("s"))
     assert "invalid timestamp argument" in error.detail
+
+
+# The reference: the layout's digits matched loosely, Go's range checks made in Python (the regex of
+# webhook.gotime now carries all of them but the day of the month).
+_LOOSE_RFC3339 = re.compile(
+    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]+))?"
+    r"(?:Z|([+-])([0-9]{2}):([0-9]{2}))",
+    re.ASCII,
+)
+
+
+def reference_is_rfc3339(text: str) -> bool:
+    match = _LOOSE_RFC3339.fullmatch(text)
+    if match is None:
+        return False
+    year, month, day, hour, minute, second = (int(part) for part in match.group(1, 2, 3, 4, 5, 6))
+    if not 1 <= month <= 12 or not 1 <= day <= _days_in_month(year, month):
+        return False
+    if hour >= 24 or minute >= 60 or second >= 60:
+        return False
+    return not (match.group(8) and (int(match.group(9)) > 24 or int(match.group(10)) > 60))
+
+
+_YEARS = ["2024", "2023", "1900", "2000", "0000", "999", "20240"]
+_MONTHS = ["00", "01", "02", "04", "09", "10", "12", "13", "20", "1", "001"]
+_DAYS = ["00", "01", "09", "10", "19", "20", "28", "29", "30", "31", "32", "40", "1"]
+_HOURS = ["0", "9", "00", "09", "10", "19", "20", "23", "24", "29", "30", "000", ""]
+_MINUTES = ["00", "09", "10", "59", "60", "99", "0", "000"]
+_FRACTIONS = ["", ".5", ",123456789123", ".", ".a"]
+_ZONES = ["Z", "z", "", "+02:00", "-23:59", "+19:00", "+20:00", "+24:00", "+25:00", "+30:00", "+24:59", "+24:60",
+          "+24:61", "+00:70", "+2:00", "+02:0", "02:00"]  # fmt: skip
+
+
+def _timestamps() -> list[str]:
+    """Every date of the edge years, months and days at one time, then every other field's edges
+    at dates of 28, 29 and 31 days."""
+    texts = [f"{y}-{m}-{d}T10:00:00Z" for y in _YEARS for m in _MONTHS for d in _DAYS]
+    for date in ("2023-02-28", "2024-02-29", "2024-01-31"):
+        texts += [f"{date}T{h}:00:00Z" for h in _HOURS]
+        texts += [f"{date}T10:{m}:00Z" for m in _MINUTES] + [f"{date}T10:00:{sec}Z" for sec in _MINUTES]
+        texts += [f"{date}T10:00:00{f}{z}" for f in _FRACTIONS for z in _ZONES]
+    return texts
+
+
+def test_timestamps_are_accepted_as_by_the_range_checks_they_encode() -> None:
+    for text in _timestamps():
+        assert is_rfc3339(text) == reference_is_rfc3339(text), text
+        assert (parse_rfc3339(text) is not None) == reference_is_rfc3339(text), text
+
+
+@given(st.text(st.sampled_from("0123459-:TZ+.,"), max_size=26))
+@settings(max_examples=1000, deadline=None)
+def test_any_text_is_accepted_as_by_the_range_checks(text: str) -> None:
+    assert is_rfc3339(text) == reference_is_rfc3339(text)

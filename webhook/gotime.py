@@ -24,9 +24,12 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+# The layout with Go's range checks written into it: month 01-12, day 01-31, hour 0-23 in one or
+# two digits, minute and second 00-59, offset hours 00-24 and minutes 00-60. Only a day past the
+# 28th needs its month and year looked at (`_checked_match`).
 _RFC3339: Final = re.compile(
-    r"([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:[.,]([0-9]+))?"
-    r"(?:Z|([+-])([0-9]{2}):([0-9]{2}))",
+    r"([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01]?[0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])"
+    r"(?:[.,]([0-9]+))?(?:Z|([+-])([01][0-9]|2[0-4]):([0-5][0-9]|60))",
     re.ASCII,
 )
 SECONDS_PER_DAY: Final = 86400
@@ -85,12 +88,8 @@ def _checked_match(text: str) -> re.Match[str] | None:
     match = _RFC3339.fullmatch(text)
     if match is None:
         return None
-    year, month, day, hour, minute, second = (int(part) for part in match.group(1, 2, 3, 4, 5, 6))
-    if not 1 <= month <= 12 or not 1 <= day <= _days_in_month(year, month):
-        return None
-    if hour >= 24 or minute >= 60 or second >= 60:
-        return None
-    if match.group(8) and (int(match.group(9)) > 24 or int(match.group(10)) > 60):
+    day = match.group(3)
+    if day > "28" and int(day) > _days_in_month(int(match.group(1)), int(match.group(2))):
         return None
     return match
 
