@@ -210,8 +210,10 @@ def test_a_list_of_subdomains_is_valid_exactly_when_each_is(values: list[Any]) -
 
 @pytest.mark.parametrize(
     "values",
-    [[], ["a"], ["a", "b"], ["a\nb"], ["a", ""], ["", "a"], ["a.", "b"], ["a", "-b"], ["a", "b-"], ["a..b"]],
-)
+    [[], ["a"], ["a", "b"], ["a\nb"], ["a", ""], ["", "a"], ["a.", "b"], ["a", "-b"], ["a", "b-"], ["a..b"],
+     ["a-", "b"], ["a", ".b"], ["a-.b", "c"], ["a.-b", "c"], ["a", "b_c"], ["a", "bC"], ["a", "b c"], ["a", "b/c"],
+     ["a", "b\u0130"], ["x-y.z", "0.a-1"]],
+)  # fmt: skip
 def test_subdomain_list_edges(values: list[str]) -> None:
     expected = all(reference_subdomain(v) == [] for v in values)
     assert names.are_valid_dns1123_subdomains(values) == expected

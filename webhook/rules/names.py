@@ -90,13 +90,15 @@ def is_valid_dns1123_subdomain(value: str) -> bool:
 # scans instead of one regex per value. A subdomain is labels of [-a-z0-9] joined by '.', each label
 # non-empty and starting and ending with [a-z0-9]: so, in the joined text, the only characters are
 # those and the newlines, and no boundary (start, end, '.', newline) meets another boundary or a '-'.
-_NOT_SUBDOMAIN_LIST_CHAR = re.compile("[^-a-z0-9.\n]")
-_SUBDOMAIN_LIST_BREAKS: Final = ("..", ".\n", "\n.", "\n\n", ".-", "\n-", "-.", "-\n")
+# Both are found with C scans of bytes (a regex scan costs some 20 times more per character): the
+# characters no subdomain holds are what is left when the others are deleted, and with every newline
+# made a '.', the boundaries that meet are "..", ".-" and "-.".
+_SUBDOMAIN_LIST_BYTES: Final = b"-abcdefghijklmnopqrstuvwxyz0123456789.\n"
 
 
 def are_valid_dns1123_subdomains(values: Sequence[Any]) -> bool:
-    """Whether every value is a string that `IsDNS1123Subdomain` accepts (128 node names in ~15 µs
-    instead of ~90: the hot loop of a PodSchedulingContext)."""
+    """Whether every value is a string that `IsDNS1123Subdomain` accepts: the hot loop of a
+    PodSchedulingContext (128 node names), a few C scans instead of 128 regex calls."""
     if not values:
         return True
     if set(map(type, values)) != {str} or max(map(len, values)) > DNS1123_SUBDOMAIN_MAX_LENGTH:
@@ -106,9 +108,13 @@ def are_valid_dns1123_subdomains(values: Sequence[Any]) -> bool:
         return False
     if not joined or joined[0] in "-.\n" or joined[-1] in "-.\n":
         return False
-    if _NOT_SUBDOMAIN_LIST_CHAR.search(joined) is not None:
+    if not joined.isascii():
         return False
-    return not any(pair in joined for pair in _SUBDOMAIN_LIST_BREAKS)
+    data = joined.encode("ascii")
+    if data.translate(None, _SUBDOMAIN_LIST_BYTES):
+        return False
+    dotted = data.replace(b"\n", b".")
+    return not (b".." in dotted or b".-" in dotted or b"-." in dotted)
 
 
 # A qualified name in one regex: an optional prefix that is a subdomain of at most 253 characters,
