@@ -27,20 +27,34 @@ from webhook.field import (
     too_long,
     too_long_max_length,
 )
-from webhook.rules import meta, names
+from webhook.rules import equality, meta, names, nodeselector
 from webhook.rules.equality import (
     ALLOCATION_RESULT,
     ANY,
+    DRIVER_REQUESTS,
     OBJECT_META,
     RESOURCE_CLAIM_SPEC,
     RESOURCE_CLAIM_TEMPLATE_SPEC,
+    RESOURCE_HANDLE,
+    Pointer,
+    RawJSON,
+    Scalar,
     Shape,
+    Slice,
+    StringMap,
+    Struct,
+    Time,
     _semantic_equal,
     semantic_equal,
 )
 from webhook.rules.kinds import GroupVersionKind
+from webhook.rules.v1alpha2 import podschedulingcontext
 from webhook.rules.v1alpha2.podschedulingcontext import validate_slice_is_a_set
-from webhook.rules.v1alpha2.resourceclaim import validate_resource_claim_consumers
+from webhook.rules.v1alpha2.resourceclaim import (
+    validate_resource_claim_consumers,
+    validate_resource_handles,
+    validate_structured_resource_handle,
+)
 from webhook.rules.values import integer, mapping, optional_mapping, sequence, string_map, text
 from webhook.schemas import StructuralChecker, _Array, _Map, _Node, _Struct
 
@@ -871,3 +885,391 @@ def test_a_managed_fields_entry_changed_in_one_field_reports_as_before(field: st
 def test_annotations_around_the_size_budget_report_as_before(annotations: dict[str, str]) -> None:
     path = ROOT.child("metadata", "annotations")
     assert meta.validate_annotations(annotations, path) == reference_annotations(annotations, path)
+
+
+# --- the kinds' rules: each shortcut against the loop it stands in for --------------------------------
+
+
+def reference_semantic_equal(a: Any, b: Any, shape: Shape) -> bool:
+    """The typed walk as it was before any shortcut: every part read and compared."""
+    match shape:
+        case Scalar(zero=zero):
+            return equality._read_scalar(a, zero) == equality._read_scalar(b, zero)
+        case Struct(fields=fields):
+            left, right = mapping(a), mapping(b)
+            return all(
+                reference_semantic_equal(left.get(key), right.get(key), field)
+                for key, field in fields.items()
+            )
+        case Pointer(to=target):
+            if a is None or b is None:
+                return a is None and b is None
+            return reference_semantic_equal(a, b, target)
+        case Slice(of=item):
+            left_items = a if isinstance(a, list) else []
+            right_items = b if isinstance(b, list) else []
+            return len(left_items) == len(right_items) and all(
+                reference_semantic_equal(x, y, item) for x, y in zip(left_items, right_items, strict=True)
+            )
+        case StringMap():
+            return string_map(a) == string_map(b)
+        case RawJSON():
+            return equality._raw_bytes(a) == equality._raw_bytes(b)
+        case Time():
+            return equality._instant(a) == equality._instant(b)
+    return equality._untyped_equal(a, b)
+
+
+def _edited_variants(value: Any) -> Iterator[Any]:
+    """`_variants`, and copies with one part changed deep inside (so the walk meets equal and
+    unequal parts side by side)."""
+    yield from _variants(value)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            for replacement in _variants(item):
+                yield {**value, key: replacement}
+            yield {**value, key: [item, 1.0] if not isinstance(item, list) else [*item, True]}
+    if isinstance(value, list) and value:
+        yield [*value[:-1], {"data": value[-1]}]
+
+
+@given(json_values, json_values, st.sampled_from([*SHAPES, DRIVER_REQUESTS, RESOURCE_HANDLE]))
+@settings(max_examples=600, deadline=None)
+def test_the_typed_walk_compares_as_before(a: Any, b: Any, shape: Shape) -> None:
+    for left in (a, b):
+        for right in _edited_variants(a):
+            expected = reference_semantic_equal(left, right, shape)
+            assert semantic_equal(left, right, shape) == expected
+            assert _semantic_equal(left, right, shape) == expected
+
+
+def _allocation_documents() -> list[dict[str, Any]]:
+    handle = {"driverName": "gpu.example.com", "data": '{"gpu": 1}'}
+    structured = {
+        "driverName": "gpu.example.com",
+        "structuredData": {
+            "vendorClaimParameters": {"kind": "A", "apiVersion": "v1"},
+            "nodeName": "worker-1",
+            "results": [{"namedResources": {"name": "gpu-0"}}, {"vendorRequestParameters": {"a": 1}}],
+        },
+    }
+    selector = {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "values": ["a"]}]}]}
+    return [
+        {"resourceHandles": [handle, structured], "availableOnNodes": selector, "shareable": True},
+        {"resourceHandles": [handle, structured, handle], "shareable": 1},
+    ]
+
+
+@pytest.mark.parametrize("allocation", _allocation_documents())
+def test_allocations_changed_deep_inside_compare_as_before(allocation: dict[str, Any]) -> None:
+    for path in _paths(allocation):
+        replacements: tuple[Any, ...] = (None, 1, 1.0, True, "", "x", {}, [], {"kind": "A"})
+        for replacement in replacements:
+            changed = _replace(allocation, path, replacement)
+            for left, right in (
+                (allocation, changed),
+                (changed, allocation),
+                (changed, copy.deepcopy(changed)),
+            ):
+                expected = reference_semantic_equal(left, right, ALLOCATION_RESULT)
+                assert semantic_equal(left, right, ALLOCATION_RESULT) == expected
+
+
+def reference_resource_handles(handles: list[Any], path: FieldPath) -> ErrorList:
+    """`validateResourceHandles` handle by handle, every path built."""
+    errs: ErrorList = []
+    for i, raw_handle in enumerate(handles):
+        handle, at = mapping(raw_handle), path.index(i)
+        errs += names.validate_csi_driver_name(text(handle.get("driverName")), at.child("driverName"))
+        data = text(handle.get("data"))
+        if _bytes(data) > 16 * 1024:
+            errs.append(too_long_max_length(at.child("data"), _bytes(data), 16 * 1024))
+        structured = optional_mapping(handle.get("structuredData"))
+        if structured is not None:
+            errs += validate_structured_resource_handle(structured, at.child("structuredData"))
+            if data:
+                errs.append(invalid(at, None, "data and structuredData are mutually exclusive"))
+    if len(handles) > 32:
+        errs.append(too_long_max_length(path, len(handles), 32))
+    return errs
+
+
+# Each field is valid about half the time, so that whole lists of valid entries (the shortcuts'
+# case) come up as often as lists with one bad part in them.
+_any_names = st.one_of(
+    st.sampled_from(["GPU.Example.com", "", "a" * 64, "bad_name", "worker-1", "gpu-0"]),
+    name_like,
+    st.none(),
+    st.integers(0, 1),
+    st.just(["a"]),
+)
+_handle_names = st.one_of(st.sampled_from(["gpu.example.com", "worker-1", "gpu-0"]), _any_names)
+_handle_data = st.one_of(
+    st.sampled_from(["", "{}", "x" * 4096]),
+    st.sampled_from(["x" * 4097, "x" * 16384, "x" * 16385, "é" * 8192, "é" * 8193]),
+    st.none(),
+    st.integers(0, 1),
+)
+_named_results = st.lists(
+    st.one_of(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "namedResources": st.one_of(
+                    st.fixed_dictionaries({"name": _handle_names}),
+                    st.fixed_dictionaries({}, optional={"name": _handle_names}),
+                    st.none(),
+                    st.just("x"),
+                ),
+                "vendorRequestParameters": st.just({"a": 1}),
+            },
+        ),
+        st.none(),
+        st.just(["x"]),
+    ),
+    max_size=3,
+)
+_structured_handles = st.one_of(
+    st.fixed_dictionaries({"nodeName": _handle_names, "results": _named_results}),
+    st.fixed_dictionaries(
+        {},
+        optional={"nodeName": _handle_names, "results": st.one_of(_named_results, st.none(), st.just("x"))},
+    ),
+    st.none(),
+    st.just("not an object"),
+)
+_handles = st.lists(
+    st.one_of(
+        st.fixed_dictionaries({"driverName": _handle_names}, optional={"data": _handle_data}),
+        st.fixed_dictionaries({"driverName": _handle_names, "structuredData": _structured_handles}),
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "driverName": _handle_names,
+                "data": _handle_data,
+                "structuredData": _structured_handles,
+            },
+        ),
+        st.none(),
+        st.just(["x"]),
+    ),
+    max_size=4,
+).flatmap(lambda few: st.sampled_from([few, few * 8, few * 9]))  # around the limit of 32 handles
+
+
+@given(_handles)
+@settings(max_examples=600, deadline=None)
+def test_resource_handles_report_as_before(handles: list[Any]) -> None:
+    path = ROOT.child("status", "allocation", "resourceHandles")
+    assert validate_resource_handles(handles, path) == reference_resource_handles(handles, path)
+
+
+def reference_node_selector(selector: Any, path: FieldPath) -> ErrorList:
+    terms = mapping(selector).get("nodeSelectorTerms")
+    terms = terms if isinstance(terms, list) else []
+    if not terms:
+        return [required(path.child("nodeSelectorTerms"), "must have at least one node selector term")]
+    errs: ErrorList = []
+    for i, term in enumerate(terms):
+        errs += nodeselector.validate_node_selector_term(term, path.child("nodeSelectorTerms").index(i))
+    return errs
+
+
+_selector_values = st.one_of(
+    st.lists(_handle_names, min_size=1, max_size=1),
+    st.lists(_handle_names, max_size=2),
+    st.none(),
+    st.just("worker-1"),
+)
+_requirements = st.lists(
+    st.one_of(
+        st.fixed_dictionaries(
+            {
+                "key": st.sampled_from(["metadata.name", "kubernetes.io/hostname"]),
+                "operator": st.sampled_from(["In", "NotIn", "Exists"]),
+                "values": _selector_values,
+            }
+        ),
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "key": st.sampled_from(["metadata.name", "kubernetes.io/hostname", "bad key", "", None, 1]),
+                "operator": st.sampled_from(
+                    ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "in", None]
+                ),
+                "values": _selector_values,
+            },
+        ),
+        st.none(),
+        st.just("x"),
+    ),
+    max_size=3,
+)
+_selectors = st.one_of(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "nodeSelectorTerms": st.one_of(
+                st.lists(
+                    st.one_of(
+                        st.fixed_dictionaries(
+                            {}, optional={"matchExpressions": _requirements, "matchFields": _requirements}
+                        ),
+                        st.none(),
+                        st.just(["x"]),
+                    ),
+                    max_size=3,
+                ),
+                st.none(),
+                st.just({}),
+            )
+        },
+    ),
+    st.none(),
+)
+
+
+@given(_selectors)
+@settings(max_examples=600, deadline=None)
+def test_node_selectors_report_as_before(selector: Any) -> None:
+    path = ROOT.child("status", "allocation", "availableOnNodes")
+    assert nodeselector.validate_node_selector(selector, path) == reference_node_selector(selector, path)
+
+
+def reference_claim_statuses(claim_statuses: list[Any], path: FieldPath) -> ErrorList:
+    errs: ErrorList = []
+    seen: set[str] = set()
+    for i, raw in enumerate(claim_statuses):
+        claim_status, at = mapping(raw), path.index(i)
+        nodes = claim_status.get("unsuitableNodes")
+        errs += reference_slice_is_a_set(
+            nodes if isinstance(nodes, list) else [], at.child("unsuitableNodes")
+        )
+        name = text(claim_status.get("name"))
+        if name in seen:
+            errs.append(duplicate(at, name))
+        else:
+            seen.add(name)
+    return errs
+
+
+_claim_statuses = st.lists(
+    st.one_of(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "name": st.one_of(st.sampled_from(["gpu-0", "gpu-1", ""]), st.none(), st.integers(0, 1)),
+                "unsuitableNodes": st.one_of(
+                    st.lists(
+                        st.sampled_from(["node-1", "node-2", "node-3", "node-4"]), max_size=4, unique=True
+                    ),
+                    st.lists(st.sampled_from(["node-1", "node-2", "node-3", "Node_4"]), max_size=4),
+                    node_names,
+                    st.builds(lambda n: [f"node-{i}" for i in range(n)], st.integers(126, 130)),
+                    st.none(),
+                    st.just("node-1"),
+                ),
+            },
+        ),
+        st.none(),
+        st.just(["x"]),
+    ),
+    max_size=3,
+)
+
+
+@given(_claim_statuses)
+@settings(max_examples=600, deadline=None)
+def test_claim_statuses_report_as_before(claim_statuses: list[Any]) -> None:
+    path = ROOT.child("status", "claims")
+    assert podschedulingcontext._validate_claim_statuses(claim_statuses, path) == reference_claim_statuses(
+        claim_statuses, path
+    )
+
+
+# Every part of a valid document replaced, one at a time, by each of these: the shortcuts must
+# hand each broken document to the loop (and keep each still-valid one).
+_AWKWARD: tuple[Any, ...] = (
+    None,
+    "",
+    "x",
+    "Bad_Name",
+    "a" * 64,
+    "gpu-0",
+    "node-1",
+    1,
+    1.0,
+    True,
+    {},
+    [],
+    ["x"],
+)
+_AWKWARD_DATA = ("x" * 4097, "x" * 16385, "é" * 8192, "é" * 8193)
+
+
+def _changed_anywhere(document: Any, extra: tuple[Any, ...] = ()) -> Iterator[Any]:
+    yield document
+    for path in list(_paths(document))[1:]:  # the parts, not the whole
+        for value in (*_AWKWARD, *extra):
+            yield _replace(document, path, value)
+
+
+_VALID_HANDLES = [
+    {"driverName": "gpu.example.com", "data": '{"gpu": 1}'},
+    {
+        "driverName": "GPU.example.com",
+        "data": "",
+        "structuredData": {
+            "vendorClaimParameters": {"kind": "GpuConfig"},
+            "nodeName": "worker-1",
+            "results": [{"namedResources": {"name": "gpu-0"}}, {"namedResources": {"name": "gpu-1"}}],
+        },
+    },
+]
+
+
+def test_resource_handles_changed_anywhere_report_as_before() -> None:
+    path = ROOT.child("status", "allocation", "resourceHandles")
+    for handles in _changed_anywhere(_VALID_HANDLES, _AWKWARD_DATA):
+        assert validate_resource_handles(handles, path) == reference_resource_handles(handles, path)
+    for count in (32, 33):
+        handles = (_VALID_HANDLES * count)[:count]
+        assert validate_resource_handles(handles, path) == reference_resource_handles(handles, path)
+
+
+_VALID_SELECTOR = {
+    "nodeSelectorTerms": [
+        {
+            "matchFields": [{"key": "metadata.name", "operator": "In", "values": ["worker-1"]}],
+            "matchExpressions": [
+                {"key": "example.com/zone", "operator": "In", "values": ["a"]},
+                {"key": "gpu", "operator": "Exists"},
+            ],
+        },
+        {"matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["worker-2"]}]},
+    ]
+}
+
+
+def test_node_selectors_changed_anywhere_report_as_before() -> None:
+    path = ROOT.child("spec", "suitableNodes")
+    for selector in _changed_anywhere(_VALID_SELECTOR, ("In", "metadata.name", ["a", "b"])):
+        assert nodeselector.validate_node_selector(selector, path) == reference_node_selector(selector, path)
+
+
+_VALID_CLAIM_STATUSES = [
+    {"name": "gpu-0", "unsuitableNodes": ["node-1", "node-2"]},
+    {"name": "gpu-1", "unsuitableNodes": ["node-2", "node-3"]},
+    {"name": "", "unsuitableNodes": []},
+]
+
+
+def test_claim_statuses_changed_anywhere_report_as_before() -> None:
+    path = ROOT.child("status", "claims")
+    for statuses in _changed_anywhere(_VALID_CLAIM_STATUSES):
+        found = podschedulingcontext._validate_claim_statuses(statuses, path)
+        assert found == reference_claim_statuses(statuses, path)
+    for count in (128, 129):
+        statuses = [{"name": "gpu-0", "unsuitableNodes": [f"node-{i}" for i in range(count)]}]
+        found = podschedulingcontext._validate_claim_statuses(statuses, path)
+        assert found == reference_claim_statuses(statuses, path)

@@ -248,30 +248,42 @@ def _identical_documents(a: Any, b: Any) -> bool:
 
 
 def _semantic_equal(a: Any, b: Any, shape: Shape) -> bool:
-    match shape:
-        case Scalar(zero=zero):
-            return _read_scalar(a, zero) == _read_scalar(b, zero)
-        case Struct(fields=fields):
-            left, right = mapping(a), mapping(b)
-            return all(_semantic_equal(left.get(key), right.get(key), field) for key, field in fields.items())
-        case Pointer(to=target):
-            if a is None or b is None:
-                return a is None and b is None
-            return _semantic_equal(a, b, target)
-        case Slice(of=item):
-            left_items, right_items = sequence(a), sequence(b)
-            return len(left_items) == len(right_items) and all(
-                _semantic_equal(x, y, item) for x, y in zip(left_items, right_items, strict=True)
-            )
-        case StringMap():
-            return string_map(a) == string_map(b)
-        case RawJSON():
-            return _raw_bytes(a) == _raw_bytes(b)
-        case Time():
-            return _instant(a) == _instant(b)
-        case Untyped():
-            return _untyped_equal(a, b)
-    raise TypeError(f"not a shape: {shape!r}")  # pragma: no cover - the match above is exhaustive
+    """The typed walk. Dispatched on the exact class of the shape (the shape classes are final)."""
+    if type(shape) is Struct:
+        left, right = mapping(a), mapping(b)
+        return all(_parts_equal(left.get(key), right.get(key), field) for key, field in shape.fields.items())
+    if type(shape) is Scalar:
+        return _read_scalar(a, shape.zero) == _read_scalar(b, shape.zero)
+    if type(shape) is Pointer:
+        if a is None or b is None:
+            return a is None and b is None
+        return _semantic_equal(a, b, shape.to)
+    if type(shape) is Slice:
+        left_items, right_items = sequence(a), sequence(b)
+        item = shape.of
+        return len(left_items) == len(right_items) and all(
+            _parts_equal(x, y, item) for x, y in zip(left_items, right_items, strict=True)
+        )
+    if type(shape) is StringMap:
+        return string_map(a) == string_map(b)
+    if type(shape) is RawJSON:
+        return _raw_bytes(a) == _raw_bytes(b)
+    if type(shape) is Time:
+        return _instant(a) == _instant(b)
+    if type(shape) is Untyped:
+        return _untyped_equal(a, b)
+    raise TypeError(f"not a shape: {shape!r}")  # pragma: no cover - the tests above are exhaustive
+
+
+def _parts_equal(a: Any, b: Any, shape: Shape) -> bool:
+    """A field or an item inside a typed document (never `ANY`): the same object, or the same JSON
+    document -- the parts an update leaves alone -- is equal under every typed shape (see
+    `_identical_documents`), so only the parts that differ are walked."""
+    if a is b:
+        return True
+    if (type(a) is dict or type(a) is list) and _identical_documents(a, b):
+        return True
+    return _semantic_equal(a, b, shape)
 
 
 def _read_scalar(value: Any, zero: str | bool | int) -> str | bool | int:

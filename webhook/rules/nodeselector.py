@@ -8,10 +8,11 @@ at all, and matchFields may only select `metadata.name` with node names as value
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from webhook.field import ErrorList, FieldPath, forbidden, invalid, required
-from webhook.rules.names import is_dns1123_subdomain, is_qualified_name
+from webhook.rules.names import is_dns1123_subdomain, is_qualified_name, is_valid_dns1123_subdomain
 from webhook.rules.values import mapping, sequence, text
 
 __all__ = [
@@ -23,6 +24,9 @@ __all__ = [
 
 # metav1.ObjectNameField: the one field a node field selector may use (its values are node names).
 NODE_NAME_FIELD: Final = "metadata.name"
+# A path for checks whose errors are never shown (see `_all_terms_valid`).
+_UNSHOWN: Final = FieldPath()
+_FIELD_OPERATORS: Final = ("In", "NotIn")
 
 
 def validate_node_selector(selector: Any, path: FieldPath) -> ErrorList:
@@ -31,10 +35,38 @@ def validate_node_selector(selector: Any, path: FieldPath) -> ErrorList:
     terms_path = path.child("nodeSelectorTerms")
     if not terms:
         return [required(terms_path, "must have at least one node selector term")]
+    if _all_terms_valid(terms):
+        return []
     errs: ErrorList = []
     for i, term in enumerate(terms):
         errs += validate_node_selector_term(term, terms_path.index(i))
     return errs
+
+
+def _all_terms_valid(terms: Sequence[Any]) -> bool:
+    """Whether every term is valid, without building the paths of the loop: each label requirement
+    passes its own check (at a path that is never shown), and each field requirement selects
+    `metadata.name` with `In` or `NotIn` and one value, a valid node name. Anything else answers
+    False, and the loop reports."""
+    for term in terms:
+        fields = mapping(term)
+        for requirement in sequence(fields.get("matchExpressions")):
+            if validate_node_selector_requirement(requirement, _UNSHOWN):
+                return False
+        for requirement in sequence(fields.get("matchFields")):
+            if type(requirement) is not dict:
+                return False
+            values = requirement.get("values")
+            if (
+                requirement.get("key") != NODE_NAME_FIELD
+                or requirement.get("operator") not in _FIELD_OPERATORS
+                or type(values) is not list
+                or len(values) != 1
+                or type(values[0]) is not str
+                or not is_valid_dns1123_subdomain(values[0])
+            ):
+                return False
+    return True
 
 
 def validate_node_selector_term(term: Any, path: FieldPath) -> ErrorList:
@@ -89,7 +121,7 @@ def validate_node_field_selector_requirement(requirement: Any, path: FieldPath) 
     fields = mapping(requirement)
     operator, values = text(fields.get("operator")), [text(value) for value in sequence(fields.get("values"))]
     errs: ErrorList = []
-    if operator in ("In", "NotIn"):
+    if operator in _FIELD_OPERATORS:
         if len(values) != 1:
             errs.append(
                 required(

@@ -158,25 +158,29 @@ class PolicyFindings:
     warnings: tuple[str, ...] = ()
 
 
+_PARAMETERS_REF: Final = ROOT.child("parametersRef")
+_GENERATED_FROM: Final = ROOT.child("generatedFrom")
+_CLAIM_PARAMETERS_REF: Final = ROOT.child("spec", "parametersRef")
+_TEMPLATE_PARAMETERS_REF: Final = ROOT.child("spec", "spec", "parametersRef")
+
+
 def check_namespace_policy(gvk: GroupVersionKind, obj: Obj, policy: NamespacePolicy) -> PolicyFindings:
     """The namespace rules for one object of resource.k8s.io/v1alpha2; other kinds have none."""
     if not policy.enabled or gvk.group != GROUP or gvk.version != VERSION:
         return PolicyFindings()
     if policy.class_reference_scope and gvk.kind == "ResourceClass":
-        return _check_reference_scope(obj.get("parametersRef"), ROOT.child("parametersRef"), policy)
+        return _check_reference_scope(obj.get("parametersRef"), _PARAMETERS_REF, policy)
     if policy.class_reference_scope and gvk.kind == "ResourceClassParameters":
-        return _check_reference_scope(obj.get("generatedFrom"), ROOT.child("generatedFrom"), policy)
+        return _check_reference_scope(obj.get("generatedFrom"), _GENERATED_FROM, policy)
     if policy.claim_reference_namespace and gvk.kind == "ResourceClaim":
         spec = mapping(obj.get("spec"))
-        return _check_same_namespace(
-            obj, spec.get("parametersRef"), ROOT.child("spec", "parametersRef"), "ResourceClaim"
-        )
+        return _check_same_namespace(obj, spec.get("parametersRef"), _CLAIM_PARAMETERS_REF, "ResourceClaim")
     if policy.claim_reference_namespace and gvk.kind == "ResourceClaimTemplate":
         claim_spec = mapping(mapping(obj.get("spec")).get("spec"))
         return _check_same_namespace(
             obj,
             claim_spec.get("parametersRef"),
-            ROOT.child("spec", "spec", "parametersRef"),
+            _TEMPLATE_PARAMETERS_REF,
             "ResourceClaimTemplate",
         )
     return PolicyFindings()
