@@ -56,7 +56,18 @@ from webhook.rules.v1alpha2.resourceclaim import (
     validate_structured_resource_handle,
 )
 from webhook.rules.values import integer, mapping, optional_mapping, sequence, string_map, text
-from webhook.schemas import StructuralChecker, _Array, _Map, _Node, _Struct
+from webhook.schemas import (
+    StructuralChecker,
+    _Array,
+    _DateTime,
+    _Findings,
+    _Int64,
+    _Map,
+    _Node,
+    _Scalar,
+    _StringEnum,
+    _Struct,
+)
 
 # --- names: the reference algorithms, as they were before the fast paths ------------------------------
 
@@ -412,23 +423,23 @@ def test_nan_takes_the_typed_walk(shape: Shape) -> None:
 
 
 def _without_shortcuts(slow: StructuralChecker) -> StructuralChecker:
-    """The checker (a fresh one) with every shortcut of its compiled nodes switched off."""
+    """The checker (a fresh one) with every shortcut of its compiled nodes switched off: each
+    value gets its node's full `check`, each item of a list its own call."""
     seen: set[int] = set()
 
     def visit(node: _Node) -> None:
         if id(node) in seen:
             return
         seen.add(id(node))
+        node.settled = type(None)
         if isinstance(node, _Struct):
-            node.string_fields = frozenset()
+            node.settled_types = dict.fromkeys(node.fields, type(None))
             for child in node.fields.values():
                 visit(child)
         elif isinstance(node, _Array):
-            node.valid_item_types = frozenset()
-            node.string_struct_fields = None
+            node.struct_items = None
             visit(node.items)
         elif isinstance(node, _Map):
-            node.valid_value_types = frozenset()
             visit(node.values)
 
     for root in slow._roots.values():
@@ -527,7 +538,7 @@ def test_the_shortcuts_are_taken() -> None:
     consumer_node = _find_struct_with_fields(
         FAST, GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim"), {"uid", "name", "resource"}
     )
-    assert {"uid", "name", "resource"} <= consumer_node.string_fields
+    assert all(consumer_node.fields[name].settled is str for name in ("uid", "name", "resource"))
     assert FAST.check(GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim"), claim).errors == []
 
 
@@ -1273,3 +1284,67 @@ def test_claim_statuses_changed_anywhere_report_as_before() -> None:
         statuses = [{"name": "gpu-0", "unsuitableNodes": [f"node-{i}" for i in range(count)]}]
         found = podschedulingcontext._validate_claim_statuses(statuses, path)
         assert found == reference_claim_statuses(statuses, path)
+
+
+# --- the structural check: scalars decided in one test, old lists sharing the new one's first items -----
+
+
+def _scalars(node: _Node, found: dict[type, list[_Scalar]]) -> None:
+    if isinstance(node, _Scalar):
+        found.setdefault(type(node), []).append(node)
+    elif isinstance(node, _Struct):
+        for child in node.fields.values():
+            _scalars(child, found)
+    elif isinstance(node, _Array):
+        _scalars(node.items, found)
+    elif isinstance(node, _Map):
+        _scalars(node.values, found)
+
+
+SCALARS: dict[type, list[_Scalar]] = {}
+for _root in FAST._roots.values():
+    _scalars(_root, SCALARS)
+scalar_values = st.one_of(
+    json_scalars,
+    st.sampled_from(["ResourceClaim", "resource.k8s.io/v1alpha2", "Immediate", "2024-02-30T10:00:00Z"]),
+    st.sampled_from(["2024-05-01T24:00:00Z", "2024-05-01t10:00:00Z", "1", "Kind"]),
+    st.integers(),
+    st.sampled_from([2**63 - 1, 2**63, -(2**63), -(2**63) - 1]),
+    st.just({}),
+    st.just([]),
+)
+
+
+@pytest.mark.parametrize("kind", [_StringEnum, _DateTime, _Int64])
+@given(value=scalar_values)
+@settings(max_examples=300, deadline=None)
+def test_a_scalar_decided_in_one_test_reports_as_the_general_check(kind: type, value: Any) -> None:
+    for node in SCALARS[kind][:3]:
+        fast, general = _Findings(False), _Findings(False)
+        node.check(value, (None, "field"), fast)
+        _Scalar.check(node, value, (None, "field"), general)
+        assert [str(e) for e in fast.errors] == [str(e) for e in general.errors]
+
+
+@pytest.mark.parametrize(
+    ("old_reserved_for", "errors"),
+    [
+        ([{"resource": "pods", "name": "a", "uid": "1"}], 0),  # the new list's first item: skipped
+        ([{"resource": "pods", "name": 5, "uid": "1"}], 1),  # equal to nothing in the new list
+        ([{"resource": "pods", "name": "b", "uid": "1"}, {"name": []}], 1),
+    ],
+)
+def test_an_old_list_is_checked_unless_it_is_the_start_of_the_new_one(
+    old_reserved_for: list[Any], errors: int
+) -> None:
+    gvk = GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim")
+    new_reserved_for = [
+        {"resource": "pods", "name": "a", "uid": "1"},
+        {"resource": "pods", "name": "b", "uid": "2"},
+    ]
+    new = {"metadata": {"name": "c"}, "status": {"reservedFor": new_reserved_for}}
+    old = {"metadata": {"name": "c"}, "status": {"reservedFor": old_reserved_for}}
+    assert FAST.check(gvk, new).errors == []
+    found = FAST.check_against(gvk, old, new).errors
+    assert [str(e) for e in found] == [str(e) for e in FAST.check(gvk, old).errors]
+    assert len(found) == errors

@@ -46,15 +46,12 @@ single walk over the object that only builds paths when it has something to repo
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Final
-
-import orjson
 
 from webhook.field import (
     ROOT,
@@ -145,6 +142,7 @@ _JSON_TYPE_NAMES: Final[Mapping[type, str]] = {
     type(None): "null",
 }
 _JSON_TYPES: Final = frozenset({"object", "array", "string", "boolean", "integer", "number", "null"})
+_NUMERIC_TYPES: Final = frozenset({"boolean", "integer", "number"})
 
 
 def _json_type(value: Any) -> str:
@@ -311,7 +309,7 @@ class _Findings:
 
     __slots__ = ("errors", "report_missing_required", "warnings")
 
-    def __init__(self, *, report_missing_required: bool) -> None:
+    def __init__(self, report_missing_required: bool) -> None:
         self.errors: ErrorList = []
         self.warnings: dict[str, None] = {}
         self.report_missing_required = report_missing_required
@@ -327,13 +325,24 @@ class _Findings:
             self.warnings.setdefault(f"unknown field {go_quote(str(_field_path(link)))}", None)
 
 
+_NULL: Final = type(None)
+
+
 class _Node:
-    """A compiled schema node. `trivially_valid` holds the Python types that need no further look."""
+    """A compiled schema node.
 
-    __slots__ = ("trivially_valid",)
+    `settled` is the Python type whose values are valid here without a look (`str` for a plain
+    string, `bool` for a plain boolean), NoneType where every value needs one: a parent skips
+    a child of its node's settled type, or null (which leaves the Go field at its zero value),
+    without a call. `numeric` says whether the node or one below it takes a boolean or a number,
+    where ``==`` takes 1, 1.0 and true for one another (see `_check_old`).
+    """
 
-    def __init__(self, trivially_valid: frozenset[type] = frozenset()) -> None:
-        self.trivially_valid = trivially_valid
+    __slots__ = ("numeric", "settled")
+
+    def __init__(self, settled: type = _NULL, *, numeric: bool = False) -> None:
+        self.settled = settled
+        self.numeric = numeric
 
     def check(self, value: Any, link: _Link, findings: _Findings) -> None:
         raise NotImplementedError
@@ -344,12 +353,25 @@ class _Node:
         self.check(value, link, findings)
 
 
-def _same_json(value: Any, other: Any) -> bool:
-    """Whether two decoded values are the same JSON, types included: ``==`` alone takes 1, 1.0 and
-    true for one another, and a subtree of one can be wrong where the other's is right."""
+def _check_old(node: _Node, value: Any, passed: Any, link: _Link, findings: _Findings) -> None:
+    """`node.check(value)` for a value of an old object, `passed` being the new object's value at
+    the same path (None if it has none), which had no errors.
+
+    Where `node` takes neither booleans nor numbers, a value equal to `passed` has its verdict:
+    ``==`` then means the same JSON types all the way down (a string equals only a string, a
+    list only a list, a dict only a mapping), and the check reads nothing else. Below a node that
+    takes them, 1 == 1.0 == true, so the walk goes on, comparing the children the same way.
+    """
+    if passed is None:
+        node.check(value, link, findings)
+    elif node.numeric or not _equal(value, passed):
+        node.check_against(value, passed, link, findings)
+
+
+def _equal(value: Any, other: Any) -> bool:
     try:
-        return value == other and orjson.dumps(value) == orjson.dumps(other)
-    except (TypeError, ValueError, RecursionError):  # not plain JSON (YAML's own scalars, huge ints)
+        return bool(value == other)
+    except RecursionError:  # nested deeper than the interpreter compares
         return False
 
 
@@ -366,6 +388,9 @@ _FormatCheck = Callable[[Any, _Link, _Findings], None]
 
 
 class _Scalar(_Node):
+    """A JSON scalar, with a format or an enum. The compiler gives the common ones a subclass whose
+    `check` decides a valid value in one test before the general check below."""
+
     __slots__ = ("accepted", "enum", "expected", "format_check")
 
     def __init__(
@@ -376,10 +401,8 @@ class _Scalar(_Node):
         enum: tuple[Any, ...] | None,
     ) -> None:
         plain = format_check is None and enum is None
-        trivially = frozenset(
-            {str} if accepted == {"string"} else {bool} if accepted == {"boolean"} else set()
-        )
-        super().__init__(trivially if plain else frozenset())
+        settled = str if accepted == {"string"} else bool if accepted == {"boolean"} else _NULL
+        super().__init__(settled if plain else _NULL, numeric=not accepted.isdisjoint(_NUMERIC_TYPES))
         self.accepted = accepted
         self.expected = expected
         self.format_check = format_check
@@ -397,6 +420,46 @@ class _Scalar(_Node):
             findings.errors.append(not_supported(_field_path(link), value, supported))
 
 
+class _StringEnum(_Scalar):
+    """A string out of a list of strings (apiVersion, kind, allocationMode)."""
+
+    __slots__ = ("choices",)
+
+    def __init__(self, expected: str, enum: tuple[str | None, ...]) -> None:
+        super().__init__(frozenset({"string"}), expected, None, enum)
+        self.choices = frozenset(choice for choice in enum if choice is not None)
+
+    def check(self, value: Any, link: _Link, findings: _Findings) -> None:
+        if type(value) is not str or value not in self.choices:
+            _Scalar.check(self, value, link, findings)
+
+
+class _DateTime(_Scalar):
+    """A string that `time.Parse(time.RFC3339, ...)` reads (metav1.Time)."""
+
+    __slots__ = ()
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(frozenset({"string"}), expected, _check_date_time, None)
+
+    def check(self, value: Any, link: _Link, findings: _Findings) -> None:
+        if type(value) is not str or not is_rfc3339(value):
+            _Scalar.check(self, value, link, findings)
+
+
+class _Int64(_Scalar):
+    """An integer: Go's decoder takes a JSON integer that fits in an int64."""
+
+    __slots__ = ()
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(frozenset({"integer"}), expected, None, None)
+
+    def check(self, value: Any, link: _Link, findings: _Findings) -> None:
+        if type(value) is not int or not _INT64_MIN <= value <= _INT64_MAX:
+            _Scalar.check(self, value, link, findings)
+
+
 class _FreeObject(_Node):
     """`type: object` with neither properties nor additionalProperties: any object."""
 
@@ -407,126 +470,150 @@ class _FreeObject(_Node):
             findings.wrong_type(link, "object", _json_type(value))
 
 
-_STRING_OR_NULL: Final = frozenset({str, type(None)})
-_DICT_ONLY: Final = frozenset({dict})
-
-
 class _Struct(_Node):
-    """A Go struct: known fields are checked, other keys are unknown fields."""
+    """A Go struct: known fields are checked, other keys are unknown fields.
 
-    __slots__ = ("fields", "required", "string_fields")
+    `settled_types` maps each field to its node's settled type, so that one lookup both finds the
+    field and decides its value when it is a plain string or boolean (a field's node is looked up
+    only when it has more to check); an unknown field maps to nothing, whose type no value has.
+    """
+
+    __slots__ = ("fields", "required", "settled_types")
 
     def __init__(self, fields: Mapping[str, _Node], required: tuple[str, ...]) -> None:
-        super().__init__()
-        self.fields = fields
+        super().__init__(numeric=any(node.numeric for node in fields.values()))
+        self.fields: dict[str, _Node] = dict(fields)
+        self.settled_types: dict[str, type] = {name: node.settled for name, node in fields.items()}
         self.required = required
-        # The fields any string (or null) satisfies: a struct that holds only these, with string or
-        # null values (a consumer reference, an opaque resource handle), needs no walk at all.
-        self.string_fields = frozenset(name for name, node in fields.items() if str in node.trivially_valid)
-
-    def _decided_shallowly(self, value: Mapping[str, Any], link: _Link, findings: _Findings) -> bool:
-        """Report missing required fields; True when nothing else can be found in `value`: known
-        fields only, each trivially valid (decided in C)."""
-        if findings.report_missing_required:
-            for name in self.required:
-                if value.get(name) is None:
-                    findings.errors.append(required(_field_path((link, name))))
-        return value.keys() <= self.string_fields and _STRING_OR_NULL.issuperset(map(type, value.values()))
 
     def check(self, value: Any, link: _Link, findings: _Findings) -> None:
-        if type(value) is not dict and not isinstance(value, Mapping):
-            findings.wrong_type(link, "object", _json_type(value))
-            return
-        if self._decided_shallowly(value, link, findings):
-            return
-        fields = self.fields
-        for key, child in value.items():
-            node = fields.get(key)
-            if node is None:
-                findings.unknown_field((link, key if type(key) is str else str(key)))
-            elif child is not None and type(child) not in node.trivially_valid:
-                node.check(child, (link, key), findings)
+        if type(value) is not dict:
+            if not isinstance(value, Mapping):
+                findings.wrong_type(link, "object", _json_type(value))
+                return
+            value = dict(value)
+        obj: dict[Any, Any] = value
+        if findings.report_missing_required:
+            self._report_missing(obj, link, findings)
+        settled_types = self.settled_types
+        for key, child in obj.items():
+            if type(child) is not settled_types.get(key):
+                node = self.fields.get(key)
+                if node is None:
+                    findings.unknown_field((link, key if type(key) is str else str(key)))
+                elif child is not None:
+                    node.check(child, (link, key), findings)
 
     def check_against(self, value: Any, passed: Any, link: _Link, findings: _Findings) -> None:
         if type(value) is not dict or type(passed) is not dict:
             self.check(value, link, findings)
             return
-        if self._decided_shallowly(value, link, findings):
-            return
-        fields = self.fields
-        for key, child in value.items():
-            node = fields.get(key)
-            if node is None:
-                findings.unknown_field((link, key if type(key) is str else str(key)))
-            elif child is not None and type(child) not in node.trivially_valid:
-                counterpart = passed.get(key)
-                if counterpart is None:
-                    node.check(child, (link, key), findings)
-                elif not _same_json(child, counterpart):
-                    node.check_against(child, counterpart, (link, key), findings)
-                # else: the same field, node and value as in `passed`, which had no errors here
+        obj: dict[Any, Any] = value
+        if findings.report_missing_required:
+            self._report_missing(obj, link, findings)
+        settled_types = self.settled_types
+        for key, child in obj.items():
+            if type(child) is not settled_types.get(key):
+                node = self.fields.get(key)
+                if node is None:
+                    findings.unknown_field((link, key if type(key) is str else str(key)))
+                elif child is not None:
+                    _check_old(node, child, passed.get(key), (link, key), findings)
+
+    def check_items(self, array: list[Any], link: _Link, findings: _Findings) -> None:
+        """`check` of every item of a list of these structs (a list's items are checked here).
+
+        An object whose fields all hold values of their settled types (32 consumer references)
+        is decided by one loop over its fields, without a call; any other item gets the full
+        check, from its first field.
+        """
+        settled_types = self.settled_types
+        look_at_all = findings.report_missing_required and bool(self.required)
+        for index, item in enumerate(array):
+            if type(item) is dict and not look_at_all:
+                obj: dict[Any, Any] = item
+                for key, child in obj.items():
+                    if type(child) is not settled_types.get(key):
+                        break
+                else:
+                    continue
+            if item is not None:
+                self.check(item, (link, index), findings)
+
+    def _report_missing(self, value: dict[Any, Any], link: _Link, findings: _Findings) -> None:
+        for name in self.required:
+            if value.get(name) is None:
+                findings.errors.append(required(_field_path((link, name))))
 
 
 class _Map(_Node):
     """A Go map[string]T (labels, annotations)."""
 
-    __slots__ = ("valid_value_types", "values")
+    __slots__ = ("values",)
 
     def __init__(self, values: _Node) -> None:
-        super().__init__()
+        super().__init__(numeric=values.numeric)
         self.values = values
-        trivially_valid = values.trivially_valid
-        self.valid_value_types = trivially_valid | {type(None)} if trivially_valid else frozenset()
 
     def check(self, value: Any, link: _Link, findings: _Findings) -> None:
-        if type(value) is not dict and not isinstance(value, Mapping):
-            findings.wrong_type(link, "object", _json_type(value))
-            return
-        if self.valid_value_types and self.valid_value_types.issuperset(map(type, value.values())):
-            return  # labels and annotations: all strings, decided in C
+        if type(value) is not dict:
+            if not isinstance(value, Mapping):
+                findings.wrong_type(link, "object", _json_type(value))
+                return
+            value = dict(value)
+        obj: dict[Any, Any] = value
         values = self.values
-        for key, child in value.items():
-            if child is not None and type(child) not in values.trivially_valid:
+        settled = values.settled
+        for key, child in obj.items():
+            if type(child) is not settled and child is not None:
                 values.check(child, (link, _MapKey(key)), findings)
 
 
 class _Array(_Node):
-    __slots__ = ("item_required", "items", "string_struct_fields", "valid_item_types")
+    __slots__ = ("items", "struct_items")
 
     def __init__(self, items: _Node) -> None:
-        super().__init__()
+        super().__init__(numeric=items.numeric)
         self.items = items
-        # Item types that need no look (null items included): a list of only these (128 node
-        # names, say) is decided in C.
-        self.valid_item_types = items.trivially_valid | {type(None)} if items.trivially_valid else frozenset()
-        # A list of structs: when every item is an object holding only string fields with string or
-        # null values (32 consumer references), the whole list is decided in C, column-wise.
-        self.string_struct_fields = items.string_fields if isinstance(items, _Struct) else None
-        self.item_required = items.required if isinstance(items, _Struct) else ()
+        self.struct_items = items if isinstance(items, _Struct) else None
 
     def check(self, value: Any, link: _Link, findings: _Findings) -> None:
-        if type(value) is not list and _json_type(value) != "array":
-            findings.wrong_type(link, "array", _json_type(value))
-            return
-        if self.valid_item_types and self.valid_item_types.issuperset(map(type, value)):
-            return
-        if self._all_string_structs(value, findings):
+        if type(value) is not list:
+            actual = _json_type(value)
+            if actual != "array":
+                findings.wrong_type(link, "array", actual)
+                return
+            value = list(value)
+        array: list[Any] = value
+        if self.struct_items is not None:
+            self.struct_items.check_items(array, link, findings)
             return
         items = self.items
-        trivially_valid = items.trivially_valid
-        for index, child in enumerate(value):
-            if child is not None and type(child) not in trivially_valid:
+        settled = items.settled
+        for index, child in enumerate(array):
+            if type(child) is not settled and child is not None:
                 items.check(child, (link, index), findings)
 
-    def _all_string_structs(self, value: Any, findings: _Findings) -> bool:
-        fields = self.string_struct_fields
-        if fields is None or (findings.report_missing_required and self.item_required):
-            return False
-        return (
-            _DICT_ONLY.issuperset(map(type, value))
-            and fields.issuperset(itertools.chain.from_iterable(value))
-            and _STRING_OR_NULL.issuperset(map(type, itertools.chain.from_iterable(map(dict.values, value))))
-        )
+    def check_against(self, value: Any, passed: Any, link: _Link, findings: _Findings) -> None:
+        if type(value) is not list or type(passed) is not list:
+            self.check(value, link, findings)
+            return
+        array: list[Any] = value
+        counterparts: list[Any] = passed
+        items = self.items
+        if (
+            not items.numeric
+            and len(array) <= len(counterparts)
+            and _equal(array, counterparts[: len(array)])
+        ):
+            return  # the first items of `passed` (consumers were appended): see `_check_old`
+        settled = items.settled
+        count = len(counterparts)
+        for index, child in enumerate(array):
+            if type(child) is not settled and child is not None:
+                _check_old(
+                    items, child, counterparts[index] if index < count else None, (link, index), findings
+                )
 
 
 def _check_date_time(value: Any, link: _Link, findings: _Findings) -> None:
@@ -653,9 +740,21 @@ class _Compiler:
         enum = schema.get("enum")
         if enum is not None and not isinstance(enum, list):
             raise self.error(f"{where}: enum must be a list")
+        expected = ",".join(kinds)  # kube-openapi: strings.Join(t.Type, ",")
+        if (
+            accepted == {"string"}
+            and format_name is None
+            and enum
+            and all(type(e) in (str, _NULL) for e in enum)
+        ):
+            return _StringEnum(expected, tuple(enum))
+        if accepted == {"string"} and format_name == "date-time" and enum is None:
+            return _DateTime(expected)
+        if accepted == {"integer"} and format_name in (None, "int64") and enum is None:
+            return _Int64(expected)
         return _Scalar(
             frozenset(accepted),
-            ",".join(kinds),  # kube-openapi: strings.Join(t.Type, ",")
+            expected,
             _FORMATS[format_name] if format_name is not None else None,
             tuple(enum) if enum is not None else None,
         )
@@ -710,12 +809,16 @@ def _schema_files(directory: Path) -> Iterable[Path]:
 class StructuralChecker:
     """Checks objects of the kinds it has schemas for. Build it once with `load`; it is immutable."""
 
-    __slots__ = ("_report_missing_required", "_roots")
+    __slots__ = ("_by_name", "_report_missing_required", "_roots")
 
     def __init__(
         self, roots: Mapping[GroupVersionKind, _Node], *, report_missing_required: bool = False
     ) -> None:
         self._roots: Mapping[GroupVersionKind, _Node] = MappingProxyType(dict(roots))
+        # The same, found by a tuple: hashed and compared in C, unlike the dataclass.
+        self._by_name: dict[tuple[str, str, str], _Node] = {
+            (gvk.group, gvk.version, gvk.kind): node for gvk, node in roots.items()
+        }
         self._report_missing_required = report_missing_required
 
     @classmethod
@@ -757,31 +860,32 @@ class StructuralChecker:
     def check(self, gvk: GroupVersionKind, obj: Any) -> StructuralReport:
         """The structural errors and unknown-field warnings of `obj` as a `gvk`. Never raises for
         any decoded JSON value; raises KeyError for a kind without a schema (ask `knows` first)."""
-        root = self._roots.get(gvk)
+        root = self._by_name.get((gvk.group, gvk.version, gvk.kind))
         if root is None:
             raise KeyError(f"no schema for {gvk}")
-        findings = _Findings(report_missing_required=self._report_missing_required)
+        findings = _Findings(self._report_missing_required)
         if type(obj) is dict or isinstance(obj, Mapping):
             root.check(obj, None, findings)
         else:
             findings.errors.append(not_an_object(obj))
-        return StructuralReport(errors=findings.errors, warnings=tuple(findings.warnings))
+        return StructuralReport(findings.errors, tuple(findings.warnings))
 
     def check_against(self, gvk: GroupVersionKind, obj: Any, passed: Any) -> StructuralReport:
         """`check(gvk, obj)`'s errors when `passed`, an object of the same kind, has none: the
-        fields of `obj` holding the same JSON as `passed`'s at the same path are not walked again,
-        since their errors would be `passed`'s there. (An UPDATE's old object against its new one:
-        the old object's errors, found in half the time.) Unknown-field warnings are only those
-        outside the skipped fields."""
-        root = self._roots.get(gvk)
+        values of `obj` holding the same JSON as `passed`'s at the same path (``==`` where no
+        boolean or number can hide below, see `_check_old`; list items at the same index) are not
+        walked again, since their errors would be `passed`'s there. (An UPDATE's old object against
+        its new one: the old object's errors for a few C-level comparisons.) Unknown-field warnings
+        are only those outside the skipped values."""
+        root = self._by_name.get((gvk.group, gvk.version, gvk.kind))
         if root is None:
             raise KeyError(f"no schema for {gvk}")
-        findings = _Findings(report_missing_required=self._report_missing_required)
+        findings = _Findings(self._report_missing_required)
         if type(obj) is dict or isinstance(obj, Mapping):
             root.check_against(obj, passed, None, findings)
         else:
             findings.errors.append(not_an_object(obj))
-        return StructuralReport(errors=findings.errors, warnings=tuple(findings.warnings))
+        return StructuralReport(findings.errors, tuple(findings.warnings))
 
 
 def not_an_object(obj: Any) -> FieldError:
