@@ -1,0 +1,91 @@
+"""Instructions per review of the load mix, counted by callgrind: a figure that does not move with
+the neighbours' load, unlike timings on a shared machine (repeatable to about 0.3 % here).
+
+    .venv/bin/python bench/instructions.py [--rounds 20]
+    DRA_WEBHOOK_PURE_PYTHON=1 .venv/bin/python bench/instructions.py   # the same, rules in pure Python
+
+Each review is what the server does with a body beyond HTTP and TLS: `parse_review` (orjson and the
+pydantic envelope), `Judge.judge` (structural check, rules, namespace policy, verdict) and the
+answer's `orjson.dumps`, over the mix of bench/reviews.py in its interleaved order. This script runs
+itself twice under `valgrind --tool=callgrind` (valgrind is a Debian package), after the same
+imports and warm-up, once with no measured rounds and once with `--rounds`, and divides the
+difference by the number of reviews: start-up and warm-up cancel out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def run_rounds(rounds: int) -> int:
+    """Warm up, then judge the mix `rounds` times; returns the number of reviews in one round."""
+    import orjson
+
+    from bench.reviews import mix, weighted_order
+    from webhook.admission import Judge, parse_review, review_response
+
+    judge = Judge.build()
+    entries = mix()
+    bodies = [entries[i].body for i in weighted_order(entries)]
+
+    def one_round() -> None:
+        for body in bodies:
+            review = parse_review(body)
+            orjson.dumps(review_response(review, judge.judge(review.request)))
+
+    for _ in range(3 + rounds):
+        one_round()
+    return len(bodies)
+
+
+def count_instructions(valgrind: str, rounds: int) -> int:
+    callgrind = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    completed = subprocess.run(
+        [*callgrind, sys.executable, __file__, "--child", str(rounds)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = COLLECTED.search(completed.stderr)
+    if found is None:
+        raise SystemExit(f"callgrind printed no instruction count:\n{completed.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rounds", type=int, default=20, help="measured rounds of the mix (default 20)")
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child is not None:
+        run_rounds(args.child)
+        return 0
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
+    import webhook
+
+    reviews = run_rounds(0)
+    baseline, measured = count_instructions(valgrind, 0), count_instructions(valgrind, args.rounds)
+    per_review = (measured - baseline) / (args.rounds * reviews)
+    build = webhook.BUILD.describe()
+    print(f"{per_review:,.0f} instructions per review ({args.rounds} rounds of {reviews}; rules {build})")
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")  # the same dict and set layouts in both runs
+    sys.exit(main())
