@@ -30,23 +30,13 @@ COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 def run_rounds(rounds: int) -> int:
     """Warm up, then judge the mix `rounds` times; returns the number of reviews in one round."""
-    import orjson
+    from bench.rules import mix_round
+    from webhook.admission import Judge
 
-    from bench.reviews import mix, weighted_order
-    from webhook.admission import Judge, parse_review, review_response
-
-    judge = Judge.build()
-    entries = mix()
-    bodies = [entries[i].body for i in weighted_order(entries)]
-
-    def one_round() -> None:
-        for body in bodies:
-            review = parse_review(body)
-            orjson.dumps(review_response(review, judge.judge(review.request)))
-
+    one_round, reviews = mix_round(Judge.build())
     for _ in range(3 + rounds):
         one_round()
-    return len(bodies)
+    return reviews
 
 
 def count_instructions(valgrind: str, rounds: int) -> int:

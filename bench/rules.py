@@ -129,8 +129,9 @@ def measure_cold_selector(judge: Judge, seconds: float) -> dict[str, Any]:
     }
 
 
-def measure_interleaved(judge: Judge, seconds: float) -> dict[str, Any]:
-    """The mix as the server sees it: each body parsed afresh, the requests in the mix's order."""
+def mix_round(judge: Judge) -> tuple[Callable[[], None], int]:
+    """One round of the mix as the server sees it (each body parsed afresh, the requests in the mix's
+    order, each answer serialised), and the number of reviews in it."""
     entries = mix()
     bodies = [entries[i].body for i in weighted_order(entries)]
 
@@ -139,8 +140,14 @@ def measure_interleaved(judge: Judge, seconds: float) -> dict[str, Any]:
             review = parse_review(body)
             orjson.dumps(review_response(review, judge.judge(review.request)))
 
+    return one_round, len(bodies)
+
+
+def measure_interleaved(judge: Judge, seconds: float) -> dict[str, Any]:
+    """The mix as the server sees it: each body parsed afresh, the requests in the mix's order."""
+    one_round, reviews = mix_round(judge)
     per_round = best_seconds_per_call(one_round, seconds)
-    return {"requests_per_round": len(bodies), "total_us": per_round / len(bodies) * 1e6}
+    return {"requests_per_round": reviews, "total_us": per_round / reviews * 1e6}
 
 
 def print_table(rows: list[dict[str, Any]], cold: dict[str, Any]) -> None:
