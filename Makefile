@@ -24,8 +24,7 @@ $(VENV)/.installed-deps: pyproject.toml requirements.lock | $(BIN)/python
 # Then the project itself, without them, editable: installing it compiles the hot modules with mypyc
 # in place (setup.py, webhook/native.py; about a minute), again whenever one of them changes. Without
 # a C compiler it installs the pure-Python package, which runs the same code about a third slower.
-COMPILED_SOURCES := $(filter-out %/__init__.py,$(wildcard webhook/field.py webhook/gotime.py webhook/schemas.py \
-	webhook/rules/*.py webhook/rules/v1alpha2/*.py))
+COMPILED_SOURCES := $(shell $(PYTHON) -c 'import runpy; print(*runpy.run_path("webhook/native.py")["compiled_source_files"]())')
 $(VENV)/.installed-run: setup.py webhook/native.py $(COMPILED_SOURCES) | $(VENV)/.installed-deps
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@$(BIN)/python -c 'import webhook; print("dra-webhook: rules", webhook.BUILD.describe())'

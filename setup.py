@@ -8,7 +8,6 @@ the same code about a third slower; ``DRA_WEBHOOK_PURE_PYTHON=1`` skips compilin
 
 from __future__ import annotations
 
-import os
 import runpy
 import sys
 from pathlib import Path
@@ -46,7 +45,7 @@ class build_native(build_ext):
 
 
 def extension_modules() -> list[Any]:
-    if os.environ.get(native["PURE_PYTHON_ENV"], "") not in ("", "0"):
+    if native["pure_python_requested"]():
         print("dra-webhook: DRA_WEBHOOK_PURE_PYTHON is set: not compiling", file=sys.stderr)
         return []
     try:

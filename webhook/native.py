@@ -26,7 +26,7 @@ import importlib.util
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -91,11 +91,15 @@ class Build:
         return "compiled with mypyc" if self.compiled else f"pure Python ({self.reason})"
 
 
-def inspect_build(package_dir: Path = PACKAGE_DIR, environ: dict[str, str] | None = None) -> Build:
+def pure_python_requested(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``DRA_WEBHOOK_PURE_PYTHON`` asks for the sources (at build time and at import alike)."""
+    return (os.environ if environ is None else environ).get(PURE_PYTHON_ENV, "") not in ("", "0")
+
+
+def inspect_build(package_dir: Path = PACKAGE_DIR, environ: Mapping[str, str] | None = None) -> Build:
     """Whether the compiled modules under `package_dir` are present and current."""
-    environ = dict(os.environ) if environ is None else environ
     project_dir = package_dir.parent
-    if environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
+    if pure_python_requested(environ):
         return Build(False, f"{PURE_PYTHON_ENV} is set")
     record_file = package_dir / BUILD_RECORD
     if not record_file.is_file():
