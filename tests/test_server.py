@@ -17,6 +17,7 @@ from aiohttp.test_utils import TestClient
 
 from tests.live_server import HeldRequest, connection_refused, development_certificates, free_port
 from tests.reviews import admission_review, allocated_claim, resource_claim
+from webhook import server as server_module
 from webhook.admission import AdmissionRequest, Verdict
 from webhook.logs import extra_fields
 from webhook.metrics import Metrics
@@ -342,3 +343,22 @@ async def test_a_metric_that_cannot_be_written_costs_no_answer(
     assert (await unreadable.json())["code"] == 400
     logged = [(record.getMessage(), extra_fields(record).get("uid")) for record in caplog.records]
     assert logged == [("cannot record the answer", "kept"), ("cannot record an unreadable request", None)]
+
+
+class UnflushableMetrics(Metrics):
+    def flush(self) -> None:
+        raise FileNotFoundError("histogram_1234.db")
+
+
+async def test_metrics_that_cannot_be_flushed_are_logged_and_cost_no_answer(
+    aiohttp_client: MakeClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 0.01)
+    client = await aiohttp_client(create_app(Settings(), metrics=UnflushableMetrics(REGISTRY)))
+    with caplog.at_level(logging.ERROR, logger="webhook.server"):
+        for _ in range(3):
+            status, answer = await post_review(client, admission_review(resource_claim(), uid="kept"))
+            assert (status, answer["response"]) == (200, {"uid": "kept", "allowed": True})
+            await asyncio.sleep(0.03)
+    messages = {record.getMessage() for record in caplog.records}
+    assert messages == {"cannot write the metrics"}

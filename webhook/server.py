@@ -74,6 +74,9 @@ PARENT_CHECK_INTERVAL_SECONDS: Final = 1.0
 # aiohttp's own shutdown wait, after ours (`WebhookServer.stop`) ran the grace period: for the
 # connections that were idle or whose review outlived the grace period.
 FINAL_SHUTDOWN_TIMEOUT_SECONDS: Final = 1.0
+# How old the counts of a scrape may be: each process adds its reviews to the instruments this often
+# (`Metrics.flush`), when it stops, and right before a scrape of its own registry.
+METRICS_FLUSH_SECONDS: Final = 0.5
 # Exit status of a process that could not start (certificate, configuration, port): the supervisor
 # stops instead of restarting it in a loop.
 EXIT_BOOT_FAILED: Final = 3
@@ -142,7 +145,6 @@ async def validate(request: web.Request) -> web.Response:
     metrics, traffic = app[METRICS_KEY], app[TRAFFIC_KEY]
     started = time.perf_counter()
     traffic.enter()
-    metrics.in_flight.inc()
     try:
         try:
             review = await _read_review(request, app[SETTINGS_KEY].max_body_bytes)
@@ -162,7 +164,6 @@ async def validate(request: web.Request) -> web.Response:
         raise
     finally:
         traffic.leave()
-        metrics.in_flight.dec()
 
 
 async def _read_review(request: web.Request, limit: int) -> AdmissionReview:
@@ -312,13 +313,19 @@ def create_app(
     judge = judge or Judge.build(settings.policy)
     app[SETTINGS_KEY] = settings
     app[JUDGE_KEY] = CurrentJudge(judge)
-    app[METRICS_KEY] = metrics or Metrics(judge.registry)
-    app[TRAFFIC_KEY] = Traffic()
+    app[METRICS_KEY] = metrics = metrics or Metrics(judge.registry)
+    app[TRAFFIC_KEY] = traffic = Traffic()
+    metrics.count_in_flight(lambda: traffic.in_flight)
     app[READINESS_KEY] = Readiness(rules_ready=True)
     app.router.add_post(VALIDATE_PATH, validate)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.on_shutdown.append(_mark_shutting_down)
+
+    async def flush_metrics() -> None:
+        _flush_metrics(metrics)
+
+    app.cleanup_ctx.append(_every(METRICS_FLUSH_SECONDS, flush_metrics, last_round=True))
     return app
 
 
@@ -337,6 +344,13 @@ async def start_metrics_listener(registry: CollectorRegistry, address: ListenAdd
     await web.TCPSite(runner, address.host, address.port).start()
     log.info("serving metrics on http://%s%s", address, METRICS_PATH)
     return runner
+
+
+def _flush_metrics(metrics: Metrics) -> None:
+    try:
+        metrics.flush()
+    except Exception:  # as in `_record_answer`: the counts of this round are lost, not the server
+        log.exception("cannot write the metrics", extra={"event": "error"})
 
 
 async def _mark_shutting_down(app: web.Application) -> None:
@@ -398,9 +412,10 @@ def judge_with_policy(judge: Judge, policy: PolicySettings) -> Judge:
 
 
 def _every(
-    interval: float, action: Callable[[], Awaitable[None]]
+    interval: float, action: Callable[[], Awaitable[None]], *, last_round: bool = False
 ) -> Callable[[web.Application], AsyncIterator[None]]:
-    """A cleanup context that runs `action` every `interval` seconds while the app runs."""
+    """A cleanup context that runs `action` every `interval` seconds while the app runs, and once
+    more when it stops if `last_round` (by then aiohttp has answered or cancelled every request)."""
 
     async def context(app: web.Application) -> AsyncIterator[None]:
         async def loop() -> None:
@@ -416,6 +431,8 @@ def _every(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+        if last_round:
+            await action()
 
     return context
 
