@@ -362,3 +362,23 @@ async def test_metrics_that_cannot_be_flushed_are_logged_and_cost_no_answer(
             await asyncio.sleep(0.03)
     messages = {record.getMessage() for record in caplog.records}
     assert messages == {"cannot write the metrics"}
+
+
+async def test_a_head_started_just_before_an_earlier_deadline_gets_its_own_full_timeout() -> None:
+    """The head timer is not cancelled when a head completes: when it fires for an earlier request,
+    the head awaited then still has its own whole timeout."""
+    from tests.fuzz.test_connection_guard import connect, guard
+
+    timeout = 0.2
+    guarded = guard(header_timeout_seconds=timeout)
+    connection, transport, _ = connect(guarded)
+    connection.data_received(b"POST /validate HTTP/1.1\r\n\r\n")
+    connection.request_started()  # in time
+    connection.request_finished()
+    await asyncio.sleep(timeout * 0.6)
+    connection.data_received(b"POST /valid")  # the next head starts before the first timer fires
+    await asyncio.sleep(timeout * 0.7)  # past the first request's deadline, not this one's
+    assert not transport.aborted
+    await asyncio.sleep(timeout * 0.6)
+    assert transport.aborted
+    assert guarded.closed == {"slow-head": 1}
