@@ -1348,3 +1348,41 @@ def test_an_old_list_is_checked_unless_it_is_the_start_of_the_new_one(
     found = FAST.check_against(gvk, old, new).errors
     assert [str(e) for e in found] == [str(e) for e in FAST.check(gvk, old).errors]
     assert len(found) == errors
+
+
+# --- plumbing ---
+
+
+def _reference_timestamp(created: float) -> str:
+    """What `webhook.logs._timestamp` wrote before it formatted the seconds once per second."""
+    import datetime as dt
+
+    moment = dt.datetime.fromtimestamp(created, dt.UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@given(
+    st.one_of(
+        st.floats(min_value=0, max_value=4_102_444_800, allow_nan=False),  # up to 2100
+        # Right at the rounding edges of microseconds and seconds.
+        st.integers(min_value=1_600_000_000, max_value=1_900_000_000).flatmap(
+            lambda second: st.sampled_from(
+                [
+                    second + fraction
+                    for fraction in (0.0, 0.0005, 0.0009995, 0.9994999, 0.9995, 0.9999995, 0.9999999)
+                ]
+            )
+        ),
+    )
+)
+@settings(max_examples=2000, deadline=None)
+def test_log_timestamps_read_as_datetime_wrote_them(created: float) -> None:
+    import logging
+
+    from webhook.logs import _timestamp
+
+    record = logging.LogRecord("x", logging.INFO, "", 0, "m", None, None)
+    record.created = created
+    assert _timestamp(record) == _reference_timestamp(created)
+    record.created = created + 1.0  # another second: the cached text is not reused
+    assert _timestamp(record) == _reference_timestamp(created + 1.0)

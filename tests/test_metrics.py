@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -24,11 +25,19 @@ from tests.live_server import (
     wait_for,
 )
 from tests.reviews import admission_review, allocated_claim, claim_template, resource_claim
-from webhook.admission import Judge, allowed, denied_invalid, errored
+from webhook import server as server_module
+from webhook.admission import AdmissionRequest, Judge, Verdict, allowed, denied_invalid, errored, parse_review
 from webhook.field import ROOT, required
-from webhook.metrics import MAX_FIELD_LABELS, OTHER, Metrics, fold_field, verdict_label
+from webhook.metrics import (
+    MAX_FIELD_LABELS,
+    OTHER,
+    Metrics,
+    fold_field,
+    single_process_registry,
+    verdict_label,
+)
 from webhook.rules import REGISTRY, GroupVersionKind, KindRules, Obj
-from webhook.server import METRICS_KEY, create_app
+from webhook.server import METRICS_KEY, TRAFFIC_KEY, create_app
 from webhook.settings import Settings
 
 Client = TestClient[web.Request, web.Application]
@@ -295,6 +304,7 @@ async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, c
         *[(b"not json", JSON_HEADERS) for _ in range(3)],
         *[(b"{}", {"Content-Type": "text/plain"}) for _ in range(2)],
     ]
+    requests = "dra_webhook_requests_total"
     with live_server(tmp_path, cert_dir, "--access-log", "--config", str(config), workers=2) as server:
         async with server.session(fresh_connections=True) as session:
 
@@ -305,9 +315,22 @@ async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, c
 
             statuses = await asyncio.gather(*(post(body, headers) for body, headers in plan))
             assert Counter(statuses) == {200: 22, 400: 3, 415: 2}
-            async with session.get(server.metrics_url()) as response:
-                assert response.status == 200
-                samples = metric_samples(await response.text())
+
+            async def scrape() -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+                async with session.get(server.metrics_url()) as response:
+                    assert response.status == 200
+                    return metric_samples(await response.text())
+
+            # Each worker adds its counts to its multiprocess files every METRICS_FLUSH_SECONDS.
+            def answered(samples: dict[tuple[str, frozenset[tuple[str, str]]], float]) -> float:
+                return sum(value for (name, _), value in samples.items() if name == requests)
+
+            deadline = time.monotonic() + 5
+            samples = await scrape()
+            while answered(samples) < len(plan):
+                assert time.monotonic() < deadline, "the workers never flushed their counts"
+                await asyncio.sleep(0.05)
+                samples = await scrape()
 
         # Both workers answered: the access lines of /validate come from two processes.
         # (A worker writes its access line just after the answer: wait for the last ones.)
@@ -318,7 +341,6 @@ async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, c
         assert len(access_lines()) == len(plan)
         assert len({line["pid"] for line in access_lines()}) == 2
 
-    requests = "dra_webhook_requests_total"
     claim = {"kind": "ResourceClaim"}
     assert (
         sample(samples, requests, **claim, operation="CREATE", subresource="", verdict="allowed", code="200")
@@ -431,3 +453,174 @@ async def test_a_certificate_rotation_and_a_refused_pair_are_counted(tmp_path: P
         )
     finally:
         await server.stop()
+
+
+# --- tallies and flushes ----------------------------------------------------------------------------
+
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+def instrument_samples(metrics: Metrics) -> Samples:
+    """What the instruments hold now, read without a scrape of the registry (which would flush)."""
+    samples = {}
+    for instrument in (metrics.requests, metrics.duration, metrics.in_flight, metrics.denial_causes):
+        for family in instrument.collect():
+            for one in family.samples:
+                if not one.name.endswith("_created"):
+                    samples[(one.name, frozenset(one.labels.items()))] = one.value
+    return samples
+
+
+def observe_directly(metrics: Metrics, request: AdmissionRequest, verdict: Verdict, seconds: float) -> None:
+    """What `Metrics.observe_review` wrote before it tallied: every value at once."""
+    gvk = GroupVersionKind(request.kind.group, request.kind.version, request.kind.kind)
+    kind = metrics.kind_label(gvk)
+    subresource = metrics.subresource_label(gvk, request.sub_resource)
+    metrics.requests.labels(
+        kind, request.operation, subresource, verdict_label(verdict), str(verdict.code)
+    ).inc()
+    metrics.duration.labels(kind).observe(seconds)
+    if verdict.warnings:
+        metrics.warnings.labels(kind).inc(len(verdict.warnings))
+    if verdict.internal_error:
+        metrics.internal_errors.labels(kind).inc()
+    enforcement = "warn" if verdict.allowed else "deny"
+    for error in verdict.errors:
+        metrics.denial_causes.labels(
+            kind, metrics.field_label(error.field), error.type.value, enforcement
+        ).inc()
+
+
+def exposition_without_timestamps(metrics: Metrics) -> Samples:
+    samples = metric_samples(generate_latest(metrics.registry).decode())
+    return {key: value for key, value in samples.items() if not key[0].endswith("_created")}
+
+
+def test_a_flush_writes_exactly_what_observing_each_review_wrote() -> None:
+    claim = parse_review(orjson.dumps(admission_review(resource_claim()))).request
+    update = parse_review(orjson.dumps(too_many_consumers())).request
+    other = parse_review(orjson.dumps(unknown_kind())).request
+    errors = (required(ROOT.child("spec")), required(ROOT.child("status").child("reservedFor").index(3)))
+    verdicts = [
+        (claim, allowed()),
+        (claim, allowed(["a warning", "another"])),
+        (update, denied_invalid("ResourceClaim", "claim", errors)),
+        (claim, dataclasses.replace(allowed(), errors=errors[:1])),
+        (other, allowed()),
+        (claim, errored("boom")),
+    ]
+    # Bucket bounds exactly, just above them, zero, past the last bound.
+    durations = [0.0, 0.00025, 0.000251, 0.0005, 0.001, 0.0024, 0.1, 1.0, 1.0001, 3.5, 0.00001]
+    tallied, direct = Metrics(REGISTRY), Metrics(REGISTRY)
+    for round_ in range(2):  # a second round adds to what the first flush wrote
+        for i, seconds in enumerate(durations * 3):
+            request, verdict = verdicts[(i + round_) % len(verdicts)]
+            tallied.observe_review(request, verdict, seconds)
+            observe_directly(direct, request, verdict, seconds)
+        tallied.observe_unreadable(400, 0.0005)
+        direct.requests.labels("", "", "", "unreadable", "400").inc()
+        direct.duration.labels("").observe(0.0005)
+        tallied.flush()
+        flushed, observed = exposition_without_timestamps(tallied), exposition_without_timestamps(direct)
+        # Sums of durations: the same terms, added in another order (per tally, then to the total).
+        sums = {key for key in observed if key[0].endswith("_sum")}
+        assert sums
+        assert {key: flushed[key] for key in sums} == pytest.approx(
+            {key: observed[key] for key in sums}, rel=1e-12
+        )
+        assert {key: value for key, value in flushed.items() if key not in sums} == {
+            key: value for key, value in observed.items() if key not in sums
+        }
+
+
+def test_reviews_wait_in_the_tallies_until_a_flush() -> None:
+    metrics = Metrics(REGISTRY)
+    in_flight = 3
+    metrics.count_in_flight(lambda: in_flight)
+    request = parse_review(orjson.dumps(admission_review(resource_claim()))).request
+    metrics.observe_review(request, allowed(), 0.002)
+    requests = ("dra_webhook_requests_total", "ResourceClaim", "CREATE", "", "allowed", "200")
+
+    def count(samples: Samples) -> float:
+        name, kind, operation, subresource, verdict, code = requests
+        return sample(
+            samples, name, kind=kind, operation=operation, subresource=subresource, verdict=verdict, code=code
+        )
+
+    assert count(instrument_samples(metrics)) == 0
+    metrics.flush()
+    assert count(instrument_samples(metrics)) == 1
+    assert sample(instrument_samples(metrics), "dra_webhook_requests_in_flight") == 3
+    metrics.flush()  # nothing new: nothing added
+    assert count(instrument_samples(metrics)) == 1
+    assert (
+        sample(
+            instrument_samples(metrics), "dra_webhook_request_duration_seconds_count", kind="ResourceClaim"
+        )
+        == 1
+    )
+
+
+async def test_the_server_flushes_on_its_timer(
+    aiohttp_client: MakeClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 0.02)
+    app = create_app(Settings())
+    client = await aiohttp_client(app)
+    response = await client.post(
+        "/validate", data=orjson.dumps(admission_review(resource_claim())), headers=JSON_HEADERS
+    )
+    assert response.status == 200
+    metrics = app[METRICS_KEY]
+    for _ in range(250):
+        if (
+            sample(
+                instrument_samples(metrics),
+                "dra_webhook_request_duration_seconds_count",
+                kind="ResourceClaim",
+            )
+            == 1
+        ):
+            break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("the timer never flushed")
+
+
+async def test_the_server_flushes_when_it_stops(
+    aiohttp_client: MakeClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 3600.0)
+    app = create_app(Settings())
+    client = await aiohttp_client(app)
+    for _ in range(2):
+        response = await client.post(
+            "/validate", data=orjson.dumps(admission_review(resource_claim())), headers=JSON_HEADERS
+        )
+        assert response.status == 200
+    metrics = app[METRICS_KEY]
+    durations = "dra_webhook_request_duration_seconds_count"
+    assert sample(instrument_samples(metrics), durations, kind="ResourceClaim") == 0  # not yet flushed
+    await client.close()  # aiohttp's cleanup: the app's cleanup contexts end
+    assert sample(instrument_samples(metrics), durations, kind="ResourceClaim") == 2
+
+
+async def test_a_scrape_flushes_first_and_reads_the_requests_in_flight(
+    aiohttp_client: MakeClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 3600.0)
+    app = create_app(Settings())
+    client = await aiohttp_client(app)
+    response = await client.post(
+        "/validate", data=orjson.dumps(admission_review(resource_claim())), headers=JSON_HEADERS
+    )
+    assert response.status == 200
+    registry = single_process_registry(app[METRICS_KEY])
+    app[TRAFFIC_KEY].enter()  # as a review being read
+    samples = metric_samples(generate_latest(registry).decode())
+    assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim") == 1
+    assert sample(samples, "dra_webhook_requests_in_flight") == 1
+    app[TRAFFIC_KEY].leave()
+    samples = metric_samples(generate_latest(registry).decode())
+    assert sample(samples, "dra_webhook_requests_in_flight") == 0
+    assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim") == 1

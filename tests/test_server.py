@@ -17,6 +17,7 @@ from aiohttp.test_utils import TestClient
 
 from tests.live_server import HeldRequest, connection_refused, development_certificates, free_port
 from tests.reviews import admission_review, allocated_claim, resource_claim
+from webhook import server as server_module
 from webhook.admission import AdmissionRequest, Verdict
 from webhook.logs import extra_fields
 from webhook.metrics import Metrics
@@ -342,3 +343,42 @@ async def test_a_metric_that_cannot_be_written_costs_no_answer(
     assert (await unreadable.json())["code"] == 400
     logged = [(record.getMessage(), extra_fields(record).get("uid")) for record in caplog.records]
     assert logged == [("cannot record the answer", "kept"), ("cannot record an unreadable request", None)]
+
+
+class UnflushableMetrics(Metrics):
+    def flush(self) -> None:
+        raise FileNotFoundError("histogram_1234.db")
+
+
+async def test_metrics_that_cannot_be_flushed_are_logged_and_cost_no_answer(
+    aiohttp_client: MakeClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 0.01)
+    client = await aiohttp_client(create_app(Settings(), metrics=UnflushableMetrics(REGISTRY)))
+    with caplog.at_level(logging.ERROR, logger="webhook.server"):
+        for _ in range(3):
+            status, answer = await post_review(client, admission_review(resource_claim(), uid="kept"))
+            assert (status, answer["response"]) == (200, {"uid": "kept", "allowed": True})
+            await asyncio.sleep(0.03)
+    messages = {record.getMessage() for record in caplog.records}
+    assert messages == {"cannot write the metrics"}
+
+
+async def test_a_head_started_just_before_an_earlier_deadline_gets_its_own_full_timeout() -> None:
+    """The head timer is not cancelled when a head completes: when it fires for an earlier request,
+    the head awaited then still has its own whole timeout."""
+    from tests.fuzz.test_connection_guard import connect, guard
+
+    timeout = 0.2
+    guarded = guard(header_timeout_seconds=timeout)
+    connection, transport, _ = connect(guarded)
+    connection.data_received(b"POST /validate HTTP/1.1\r\n\r\n")
+    connection.request_started()  # in time
+    connection.request_finished()
+    await asyncio.sleep(timeout * 0.6)
+    connection.data_received(b"POST /valid")  # the next head starts before the first timer fires
+    await asyncio.sleep(timeout * 0.7)  # past the first request's deadline, not this one's
+    assert not transport.aborted
+    await asyncio.sleep(timeout * 0.6)
+    assert transport.aborted
+    assert guarded.closed == {"slow-head": 1}

@@ -67,6 +67,15 @@ async def total_requests(server: LiveServer) -> float:
     return sum(value for (name, _), value in samples.items() if name == "dra_webhook_requests_total")
 
 
+async def flushed_total_requests(server: LiveServer, expected: float) -> float:
+    """The total once it reaches `expected`: each worker adds its counts every METRICS_FLUSH_SECONDS."""
+    deadline = time.monotonic() + 5
+    while (total := await total_requests(server)) < expected:
+        assert time.monotonic() < deadline, f"the workers flushed {total} requests, not {expected}"
+        await asyncio.sleep(0.05)
+    return total
+
+
 # --- SIGTERM ----------------------------------------------------------------------------------------
 
 
@@ -153,6 +162,8 @@ async def test_a_worker_killed_with_sigkill_is_replaced_and_the_server_keeps_ans
 ) -> None:
     with live_server(tmp_path, cert_dir, "--access-log", workers=2) as server:
         await post_reviews(server, 10, "before")
+        # A worker killed with SIGKILL loses the counts it has not flushed yet: kill it after.
+        assert await flushed_total_requests(server, 10) == 10
         first_workers = server.worker_pids()
         assert len(first_workers) == 2
         victim = first_workers[0]
@@ -184,7 +195,7 @@ async def test_a_worker_killed_with_sigkill_is_replaced_and_the_server_keeps_ans
         assert sample(samples, "dra_webhook_workers") == 2
         assert sample(samples, "dra_webhook_worker_restarts_total") == 1
         # The killed worker's counts stay in the sum.
-        assert await total_requests(server) == 40
+        assert await flushed_total_requests(server, 40) == 40
 
         server.send(signal.SIGTERM)
         assert await asyncio.to_thread(server.wait, 30) == 0

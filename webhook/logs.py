@@ -14,9 +14,10 @@ Nothing of the object is logged beyond what a denial already tells the user: the
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
+import math
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -77,9 +78,30 @@ def extra_fields(record: logging.LogRecord) -> dict[str, Any]:
     return {key: value for key, value in record.__dict__.items() if key not in _RECORD_ATTRIBUTES}
 
 
+# The last second `_timestamp` printed, and its text up to the seconds: one tuple, replaced whole,
+# so that a thread reads a matching pair.
+_last_second: tuple[int, str] = (0, "1970-01-01T00:00:00")
+
+
 def _timestamp(record: logging.LogRecord) -> str:
-    moment = dt.datetime.fromtimestamp(record.created, dt.UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """`record.created` as ``2024-05-01T12:00:00.123Z``: the text of
+    ``datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")`` with ``Z`` for
+    ``+00:00``, computed as datetime does (microseconds rounded half to even, then cut to
+    milliseconds), the date and time of day formatted once per second."""
+    global _last_second
+    created = record.created
+    second = math.floor(created)
+    microseconds = round((created - second) * 1_000_000)
+    if microseconds >= 1_000_000:
+        second += 1
+        microseconds -= 1_000_000
+    last = _last_second
+    if last[0] == second:
+        text = last[1]
+    else:
+        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        _last_second = (second, text)
+    return f"{text}.{microseconds // 1000:03d}Z"
 
 
 class JsonFormatter(logging.Formatter):

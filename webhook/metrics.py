@@ -5,6 +5,11 @@ global state: each app, and each test, counts for itself). With several workers 
 prometheus_client's multiprocess files (the supervisor points ``PROMETHEUS_MULTIPROC_DIR`` at a private
 directory before it starts them) and the supervisor's scrape sums them (`multiprocess_registry`).
 
+A review is not written to the instruments when it is answered: writing one value takes a lock, a
+pid check and, with workers, an mmap write, and a review touched three to five of them. It is
+tallied in plain memory, and `Metrics.flush` adds the tallies to the instruments: the server flushes
+every `server.METRICS_FLUSH_SECONDS`, when it stops, and a scrape of the registry flushes first.
+
 Label values are bounded: a kind this webhook does not validate is ``other``, so is an unknown
 subresource; a field path has its indexes and map keys folded (``status.reservedFor[*].uid``) and at
 most `MAX_FIELD_LABELS` distinct paths are kept per process, the rest counted as ``other``.
@@ -13,9 +18,10 @@ most `MAX_FIELD_LABELS` distinct paths are kept per process, the rest counted as
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
@@ -52,11 +58,58 @@ _SUBSCRIPT: Final = re.compile(r"\[[^\[\]]*\]")
 _FOLDED_PATH: Final = re.compile(r"[A-Za-z0-9_.<>-]*(?:\[\*\][A-Za-z0-9_.<>-]*)*")
 
 
-# What `observe_review` caches its children by: the request's group, version, kind, subresource and
-# operation, then the verdict label and code; and what it caches: the kind label, the `requests` child
-# and the `duration` child.
+# What `observe_review` caches its tallies by: the request's group, version, kind, subresource and
+# operation, then the verdict label and code.
 _ReviewKey = tuple[str, str, str, str, str, str, int]
-_ReviewChildren = tuple[str, Counter, Histogram]
+# The labels of a `denial_causes` child: kind, field, reason, enforcement.
+_CauseLabels = tuple[str, str, str, str]
+_PendingKey = TypeVar("_PendingKey", str, _CauseLabels)
+
+
+class ReviewTally:
+    """The reviews counted with one `requests` child (hence one `duration` child) since the last flush:
+    their durations' sum, and how many fell in each bucket of `LATENCY_BUCKETS` (the last one +Inf)."""
+
+    __slots__ = ("buckets", "duration", "kind", "requests", "seconds")
+
+    def __init__(self, kind: str, requests: Counter, duration: Histogram) -> None:
+        self.kind = kind
+        self.requests = requests
+        self.duration = duration
+        self.seconds = 0.0
+        self.buckets = [0] * (len(LATENCY_BUCKETS) + 1)
+
+    def add(self, seconds: float) -> None:
+        self.seconds += seconds
+        # The first bucket whose bound is >= seconds: where `Histogram.observe` counts it.
+        self.buckets[bisect_left(LATENCY_BUCKETS, seconds)] += 1
+
+    def flush(self) -> None:
+        """Add the tallied reviews to the instruments, and start again from zero."""
+        count = sum(self.buckets)
+        if not count:
+            return
+        seconds, buckets = self.seconds, self.buckets
+        self.seconds, self.buckets = 0.0, [0] * len(buckets)
+        self.requests.inc(count)
+        # What `count` calls of `Histogram.observe` write, in one write per value (prometheus_client
+        # has no public call for several observations; tests/test_metrics.py compares the two).
+        self.duration._sum.inc(seconds)
+        for value, observed in zip(self.duration._buckets, buckets, strict=True):
+            if observed:
+                value.inc(observed)
+
+
+class _FlushOnCollect(Collector):
+    """Registered first in the registry of a `Metrics`: a scrape flushes the tallies before it reads
+    the instruments, so it never misses a review answered before it in this process."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self._metrics = metrics
+
+    def collect(self) -> Iterator[Metric]:
+        self._metrics.flush()
+        return iter(())
 
 
 def fold_field(field: str) -> str:
@@ -85,11 +138,17 @@ class Metrics:
         self._kinds = kinds
         self._field_labels: dict[str, str] = {}  # raw path -> label, a cache
         self._distinct_fields: set[str] = set()
-        # The labelled children a review is counted with, found once per distinct request (a
-        # `.labels()` lookup costs about as much as the `inc` itself): see `_new_review_children`.
-        self._review_children: dict[_ReviewKey, _ReviewChildren] = {}
-        self._denial_children: dict[tuple[str, str, str, str], Counter] = {}
+        # The tally a review is counted in, found once per distinct request (see `_new_review_tally`),
+        # and every tally by its `requests` child.
+        self._review_tallies: dict[_ReviewKey, ReviewTally] = {}
+        self._tallies: dict[Counter, ReviewTally] = {}
+        # Counts not yet added to `denial_causes`, `warnings` and `internal_errors`, by label values.
+        self._pending_causes: dict[_CauseLabels, int] = {}
+        self._pending_warnings: dict[str, int] = {}
+        self._pending_internal_errors: dict[str, int] = {}
+        self._in_flight_source: Callable[[], int] | None = None
         r = self.registry
+        r.register(_FlushOnCollect(self))
         self.requests = Counter(
             f"{PREFIX}_requests",
             "AdmissionReview requests answered, by kind, operation, subresource, verdict and code "
@@ -106,7 +165,7 @@ class Metrics:
         )
         self.in_flight = Gauge(
             f"{PREFIX}_requests_in_flight",
-            "POST /validate requests being read or judged.",
+            "POST /validate requests being read or judged (as of the last flush).",
             registry=r,
             multiprocess_mode="livesum",
         )
@@ -189,7 +248,8 @@ class Metrics:
     # -- observations ----------------------------------------------------------------------------
 
     def observe_review(self, request: AdmissionRequest, verdict: Verdict, seconds: float) -> None:
-        """Count one judged request: its verdict, its latency, its warnings and its causes."""
+        """Count one judged request: its verdict, its latency, its warnings and its causes (in the
+        tallies: see `flush`)."""
         version_kind = request.kind
         label = verdict_label(verdict)
         key = (
@@ -201,48 +261,68 @@ class Metrics:
             label,
             verdict.code,
         )
-        children = self._review_children.get(key)
-        if children is None:
-            children = self._new_review_children(key)
-        kind, requests, duration = children
-        requests.inc()
-        duration.observe(seconds)
+        tally = self._review_tallies.get(key)
+        if tally is None:
+            tally = self._new_review_tally(key)
+        tally.add(seconds)
         if verdict.warnings:
-            self.warnings.labels(kind).inc(len(verdict.warnings))
+            _count(self._pending_warnings, tally.kind, len(verdict.warnings))
         if verdict.internal_error:
-            self.internal_errors.labels(kind).inc()
+            _count(self._pending_internal_errors, tally.kind, 1)
         if verdict.errors:
             enforcement = "warn" if verdict.allowed else "deny"
             for error in verdict.errors:
-                self._denial_child(kind, self.field_label(error.field), error.type.value, enforcement).inc()
+                causes = (tally.kind, self.field_label(error.field), error.type.value, enforcement)
+                _count(self._pending_causes, causes, 1)
 
-    def _new_review_children(self, key: _ReviewKey) -> _ReviewChildren:
-        """The kind label and the `requests` and `duration` children of a request seen for the first
-        time; kept for the next ones while there are fewer than `_REVIEW_CACHE_SIZE` (the raw
-        values come from the request, so their combinations are not bounded; the labels are)."""
+    def _new_review_tally(self, key: _ReviewKey) -> ReviewTally:
+        """The tally of a request seen for the first time, kept for the next ones while there are
+        fewer than `_REVIEW_CACHE_SIZE` (the raw values come from the request, so their combinations
+        are not bounded; the labels, hence the tallies, are)."""
         group, version, kind_name, subresource, operation, label, code = key
         gvk = GroupVersionKind(group, version, kind_name)
         kind = self.kind_label(gvk)
-        children = (
-            kind,
-            self.requests.labels(kind, operation, self.subresource_label(gvk, subresource), label, str(code)),
-            self.duration.labels(kind),
+        requests = self.requests.labels(
+            kind, operation, self.subresource_label(gvk, subresource), label, str(code)
         )
-        if len(self._review_children) < _REVIEW_CACHE_SIZE:
-            self._review_children[key] = children
-        return children
+        tally = self._tally(kind, requests)
+        if len(self._review_tallies) < _REVIEW_CACHE_SIZE:
+            self._review_tallies[key] = tally
+        return tally
 
-    def _denial_child(self, kind: str, field: str, reason: str, enforcement: str) -> Counter:
-        key = (kind, field, reason, enforcement)  # every part a bounded label value
-        child = self._denial_children.get(key)
-        if child is None:
-            child = self._denial_children[key] = self.denial_causes.labels(*key)
-        return child
+    def _tally(self, kind: str, requests: Counter) -> ReviewTally:
+        tally = self._tallies.get(requests)
+        if tally is None:
+            tally = self._tallies[requests] = ReviewTally(kind, requests, self.duration.labels(kind))
+        return tally
 
     def observe_unreadable(self, status: int, seconds: float) -> None:
         """Count one request that was not a readable AdmissionReview (an HTTP 4xx)."""
-        self.requests.labels("", "", "", UNREADABLE, str(status)).inc()
-        self.duration.labels("").observe(seconds)
+        self._tally("", self.requests.labels("", "", "", UNREADABLE, str(status))).add(seconds)
+
+    def count_in_flight(self, source: Callable[[], int]) -> None:
+        """Where each flush reads the number of requests in flight (the server's own count)."""
+        self._in_flight_source = source
+
+    def flush(self) -> None:
+        """Add what was counted since the last flush to the instruments, and set the in-flight gauge.
+
+        Until then a review's counts live only in this process's memory: a scrape shows them after
+        the flush that follows the answer (a scrape of this registry flushes first), and a worker
+        killed without a chance to flush loses them."""
+        if self._in_flight_source is not None:
+            self.in_flight.set(self._in_flight_source())
+        for tally in self._tallies.values():
+            tally.flush()
+        causes, self._pending_causes = self._pending_causes, {}
+        for labels, count in causes.items():
+            self.denial_causes.labels(*labels).inc(count)
+        warnings, self._pending_warnings = self._pending_warnings, {}
+        for kind, count in warnings.items():
+            self.warnings.labels(kind).inc(count)
+        internal_errors, self._pending_internal_errors = self._pending_internal_errors, {}
+        for kind, count in internal_errors.items():
+            self.internal_errors.labels(kind).inc(count)
 
     def observe_certificate(self, *, reloads: int, reload_errors: int, not_after_timestamp: float) -> None:
         """Bring the certificate instruments up to the reloader's running counts."""
@@ -265,6 +345,10 @@ class Metrics:
         if reload_errors > seen_errors:
             self.config_reloads.labels("error").inc(reload_errors - seen_errors)
         self._seen_config_counts = (max(reloads, seen_reloads), max(reload_errors, seen_errors))
+
+
+def _count(pending: dict[_PendingKey, int], key: _PendingKey, count: int) -> None:
+    pending[key] = pending.get(key, 0) + count
 
 
 class WorkerPoolCollector(Collector):

@@ -24,13 +24,13 @@ import os
 import resource
 import signal
 import ssl
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
+from time import perf_counter
 from typing import Any, Final, cast
 
 import orjson
-from aiohttp import web
+from aiohttp import hdrs, web
 from aiohttp.abc import AbstractAccessLogger
 from aiohttp.http_exceptions import HttpProcessingError
 from prometheus_client import CollectorRegistry
@@ -64,7 +64,8 @@ log = logging.getLogger("webhook.server")
 
 VALIDATE_PATH: Final = "/validate"
 METRICS_PATH: Final = "/metrics"
-JSON_CONTENT_TYPES: Final = frozenset({"application/json"})
+JSON_CONTENT_TYPE: Final = "application/json"
+JSON_CONTENT_TYPES: Final = frozenset({JSON_CONTENT_TYPE})
 # Pending connections the kernel queues per listener: a rolling restart of kube-apiservers reconnects
 # all at once, and 128 (aiohttp's default) overflows into SYN retries of a second.
 LISTEN_BACKLOG: Final = 1024
@@ -74,6 +75,9 @@ PARENT_CHECK_INTERVAL_SECONDS: Final = 1.0
 # aiohttp's own shutdown wait, after ours (`WebhookServer.stop`) ran the grace period: for the
 # connections that were idle or whose review outlived the grace period.
 FINAL_SHUTDOWN_TIMEOUT_SECONDS: Final = 1.0
+# How old the counts of a scrape may be: each process adds its reviews to the instruments this often
+# (`Metrics.flush`), when it stops, and right before a scrape of its own registry.
+METRICS_FLUSH_SECONDS: Final = 0.5
 # Exit status of a process that could not start (certificate, configuration, port): the supervisor
 # stops instead of restarting it in a loop.
 EXIT_BOOT_FAILED: Final = 3
@@ -104,24 +108,30 @@ class CurrentJudge:
 
 @dataclass(slots=True)
 class Traffic:
-    """Reviews being handled now (`idle` is set when there are none), and those cut off by the end of
-    a grace period."""
+    """Reviews being handled now, and those cut off by the end of a grace period."""
 
     in_flight: int = 0
     cut_off: int = 0
-    idle: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
-
-    def __post_init__(self) -> None:
-        self.idle.set()
+    # What `wait_idle` waits on, set (and dropped) when the last review in flight leaves: only
+    # shutdown waits, so a request touches no Event unless one does.
+    _idle: asyncio.Event | None = None
 
     def enter(self) -> None:
         self.in_flight += 1
-        self.idle.clear()
 
     def leave(self) -> None:
         self.in_flight -= 1
-        if self.in_flight == 0:
-            self.idle.set()
+        if self.in_flight == 0 and self._idle is not None:
+            self._idle.set()
+            self._idle = None
+
+    async def wait_idle(self) -> None:
+        """Return once no review is in flight."""
+        while self.in_flight:
+            idle = self._idle
+            if idle is None:
+                idle = self._idle = asyncio.Event()
+            await idle.wait()
 
 
 SETTINGS_KEY: Final = web.AppKey("settings", Settings)
@@ -137,41 +147,57 @@ REGISTRY_KEY: Final = web.AppKey("metrics_registry", CollectorRegistry)
 # --- handlers ---------------------------------------------------------------------------------------
 
 
-async def validate(request: web.Request) -> web.Response:
-    app = request.app
-    metrics, traffic = app[METRICS_KEY], app[TRAFFIC_KEY]
-    started = time.perf_counter()
-    traffic.enter()
-    metrics.in_flight.inc()
-    try:
+@dataclass(slots=True)
+class ReviewEndpoint:
+    """`POST /validate`, with the app's state bound once (`create_app`) rather than looked up in the
+    app at each request. The objects are the app's own: a configuration reload swaps the judge
+    inside `current`, shutdown flips `readiness`."""
+
+    settings: Settings
+    current: CurrentJudge
+    metrics: Metrics
+    traffic: Traffic
+    readiness: Readiness
+
+    async def validate(self, request: web.Request) -> web.Response:
+        metrics, traffic = self.metrics, self.traffic
+        started = perf_counter()
+        traffic.enter()
         try:
-            review = await _read_review(request, app[SETTINGS_KEY].max_body_bytes)
-        except web.HTTPException as error:
-            _record_unreadable(metrics, error.status, time.perf_counter() - started)
+            try:
+                review = await _read_review(request, self.settings)
+            except web.HTTPException as error:
+                _record_unreadable(metrics, error.status, perf_counter() - started)
+                raise
+            if self.settings.access_log:  # for the access line (`StructuredAccessLogger`)
+                request[UID_REQUEST_KEY] = review.request.uid
+            verdict = self.current.judge.judge(review.request)
+            answer, verdict = _encode_answer(review, verdict)
+            _record_answer(metrics, review.request, verdict, perf_counter() - started)
+            response = web.Response(body=answer, content_type="application/json")
+            if self.readiness.shutting_down:
+                response.force_close()  # a keep-alive client moves to another pod for its next review
+            return response
+        except asyncio.CancelledError:
+            traffic.cut_off += 1  # the grace period ended (or the client left) before the answer
             raise
-        request[UID_REQUEST_KEY] = review.request.uid
-        verdict = app[JUDGE_KEY].judge.judge(review.request)
-        answer, verdict = _encode_answer(review, verdict)
-        _record_answer(metrics, review.request, verdict, time.perf_counter() - started)
-        response = web.Response(body=answer, content_type="application/json")
-        if app[READINESS_KEY].shutting_down:
-            response.force_close()  # a keep-alive client moves to another pod for its next review
-        return response
-    except asyncio.CancelledError:
-        traffic.cut_off += 1  # the grace period ended (or the client left) before the answer
-        raise
-    finally:
-        traffic.leave()
-        metrics.in_flight.dec()
+        finally:
+            traffic.leave()
 
 
-async def _read_review(request: web.Request, limit: int) -> AdmissionReview:
+async def _read_review(request: web.Request, settings: Settings) -> AdmissionReview:
     """The AdmissionReview of the request, or the HTTP error of SPEC A.4."""
-    if request.content_type not in JSON_CONTENT_TYPES:
+    # The usual header is exactly `application/json`: then so is the parsed type (aiohttp's parse,
+    # `request.content_type`, runs only for any other value).
+    if (
+        request.headers.get(hdrs.CONTENT_TYPE) != JSON_CONTENT_TYPE
+        and request.content_type not in JSON_CONTENT_TYPES
+    ):
         raise _http_error(415, f"Content-Type must be application/json, got {request.content_type!r}")
+    limit = settings.max_body_bytes
     if request.content_length is not None and request.content_length > limit:
         raise _http_error(413, f"request body of {request.content_length} bytes exceeds the limit of {limit}")
-    body_timeout = request.app[SETTINGS_KEY].limits.body_timeout_seconds
+    body_timeout = settings.limits.body_timeout_seconds
     try:
         if request.content.is_eof():
             # The whole body is buffered already (the usual case): reading it cannot wait, so a
@@ -311,14 +337,21 @@ def create_app(
     app = web.Application(client_max_size=settings.max_body_bytes, middlewares=[json_errors])
     judge = judge or Judge.build(settings.policy)
     app[SETTINGS_KEY] = settings
-    app[JUDGE_KEY] = CurrentJudge(judge)
-    app[METRICS_KEY] = metrics or Metrics(judge.registry)
-    app[TRAFFIC_KEY] = Traffic()
-    app[READINESS_KEY] = Readiness(rules_ready=True)
-    app.router.add_post(VALIDATE_PATH, validate)
+    app[JUDGE_KEY] = current = CurrentJudge(judge)
+    app[METRICS_KEY] = metrics = metrics or Metrics(judge.registry)
+    app[TRAFFIC_KEY] = traffic = Traffic()
+    metrics.count_in_flight(lambda: traffic.in_flight)
+    app[READINESS_KEY] = readiness = Readiness(rules_ready=True)
+    endpoint = ReviewEndpoint(settings, current, metrics, traffic, readiness)
+    app.router.add_post(VALIDATE_PATH, endpoint.validate)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     app.on_shutdown.append(_mark_shutting_down)
+
+    async def flush_metrics() -> None:
+        _flush_metrics(metrics)
+
+    app.cleanup_ctx.append(_every(METRICS_FLUSH_SECONDS, flush_metrics, last_round=True))
     return app
 
 
@@ -337,6 +370,13 @@ async def start_metrics_listener(registry: CollectorRegistry, address: ListenAdd
     await web.TCPSite(runner, address.host, address.port).start()
     log.info("serving metrics on http://%s%s", address, METRICS_PATH)
     return runner
+
+
+def _flush_metrics(metrics: Metrics) -> None:
+    try:
+        metrics.flush()
+    except Exception:  # as in `_record_answer`: the counts of this round are lost, not the server
+        log.exception("cannot write the metrics", extra={"event": "error"})
 
 
 async def _mark_shutting_down(app: web.Application) -> None:
@@ -398,9 +438,10 @@ def judge_with_policy(judge: Judge, policy: PolicySettings) -> Judge:
 
 
 def _every(
-    interval: float, action: Callable[[], Awaitable[None]]
+    interval: float, action: Callable[[], Awaitable[None]], *, last_round: bool = False
 ) -> Callable[[web.Application], AsyncIterator[None]]:
-    """A cleanup context that runs `action` every `interval` seconds while the app runs."""
+    """A cleanup context that runs `action` every `interval` seconds while the app runs, and once
+    more when it stops if `last_round` (by then aiohttp has answered or cancelled every request)."""
 
     async def context(app: web.Application) -> AsyncIterator[None]:
         async def loop() -> None:
@@ -416,6 +457,8 @@ def _every(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+        if last_round:
+            await action()
 
     return context
 
@@ -519,7 +562,12 @@ class GuardedConnection(asyncio.Protocol):
         self.in_request = False
         self.last_active = guard.loop.time()
         self._admitted = False
-        self._head_deadline: asyncio.TimerHandle | None = None
+        # When the head being waited for began (the connection, or the first bytes of a later
+        # request), None while no head is awaited. The head deadline is `head_started` plus the header
+        # timeout; its timer is not cancelled when a head completes in time, but checks when it fires
+        # and re-arms for the head awaited then, if any (one timer per timeout, not one per request).
+        self._head_started: float | None = None
+        self._head_timer: asyncio.TimerHandle | None = None
         self._write_deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -528,15 +576,15 @@ class GuardedConnection(asyncio.Protocol):
             self.transport.abort()
             return
         self._admitted = True
-        self._arm_head_deadline()
+        self._await_head(self.last_active)
         self.inner.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
         if not self._admitted:
             return  # refused: aborted, and aiohttp's protocol never saw the connection
-        self.last_active = self.guard.loop.time()
-        if not self.in_request and self._head_deadline is None:
-            self._arm_head_deadline()  # the first bytes of the next request
+        self.last_active = now = self.guard.loop.time()
+        if not self.in_request and self._head_started is None:
+            self._await_head(now)  # the first bytes of the next request
         self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
@@ -555,7 +603,7 @@ class GuardedConnection(asyncio.Protocol):
         self.inner.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._cancel_head_deadline()
+        self._cancel_head_timer()
         self._cancel_write_deadline()
         self.guard.release(self)
         if self._admitted:
@@ -563,7 +611,7 @@ class GuardedConnection(asyncio.Protocol):
 
     def request_started(self) -> None:
         self.in_request = True
-        self._cancel_head_deadline()
+        self._head_started = None  # in time: the deadline is off (its timer will find so)
 
     def request_finished(self) -> None:
         self.in_request = False
@@ -577,20 +625,28 @@ class GuardedConnection(asyncio.Protocol):
         if self.transport is not None:
             self.transport.abort()
 
-    def _arm_head_deadline(self) -> None:
-        self._head_deadline = self.guard.loop.call_later(
-            self.guard.limits.header_timeout_seconds, self._head_overdue
-        )
+    def _await_head(self, started: float) -> None:
+        self._head_started = started
+        if self._head_timer is None:
+            self._head_timer = self.guard.loop.call_later(
+                self.guard.limits.header_timeout_seconds, self._head_timer_fired
+            )
 
-    def _head_overdue(self) -> None:
-        self._head_deadline = None
-        if not self.in_request:
-            self.close("slow-head")
+    def _head_timer_fired(self) -> None:
+        self._head_timer = None
+        started = self._head_started
+        if started is None or self.in_request:
+            return  # the head came in time; no other is awaited yet
+        remaining = started + self.guard.limits.header_timeout_seconds - self.guard.loop.time()
+        if remaining > 0:  # a later head, whose own deadline is still ahead
+            self._head_timer = self.guard.loop.call_later(remaining, self._head_timer_fired)
+            return
+        self.close("slow-head")
 
-    def _cancel_head_deadline(self) -> None:
-        if self._head_deadline is not None:
-            self._head_deadline.cancel()
-            self._head_deadline = None
+    def _cancel_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
 
     def _cancel_write_deadline(self) -> None:
         if self._write_deadline is not None:
@@ -771,7 +827,7 @@ class WebhookServer:
         if self._site is not None:
             await self._site.stop()
         try:
-            await asyncio.wait_for(traffic.idle.wait(), grace)
+            await asyncio.wait_for(traffic.wait_idle(), grace)
         except TimeoutError:
             log.warning("the grace period ended with %d review(s) unanswered", traffic.in_flight)
         await self._cleanup()
