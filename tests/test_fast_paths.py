@@ -1348,3 +1348,40 @@ def test_an_old_list_is_checked_unless_it_is_the_start_of_the_new_one(
     found = FAST.check_against(gvk, old, new).errors
     assert [str(e) for e in found] == [str(e) for e in FAST.check(gvk, old).errors]
     assert len(found) == errors
+
+
+# --- schemas ---
+#
+# `_Struct.check_items`: an item whose keys are the very key objects of the item before it (as the
+# JSON parser's key cache makes them) is decided by comparing its values' types with that item's.
+
+_CONSUMER_KEYS = ("resource", "name", "uid", "apiGroup", "unknown")
+_consumer_values: st.SearchStrategy[Any] = st.one_of(
+    st.just("x"), st.none(), st.integers(0, 2), st.just(True)
+)
+
+
+@st.composite
+def _consumer_lists(draw: st.DrawFn) -> list[Any]:
+    """Lists of consumer references whose items share key objects, in orders and with values that
+    repeat, so that most items meet the keys of the item before them."""
+    keys = draw(st.lists(st.sampled_from(_CONSUMER_KEYS), min_size=0, max_size=4, unique=True))
+    items: list[Any] = []
+    for _ in range(draw(st.integers(0, 6))):
+        if draw(st.integers(0, 9)) == 0:
+            items.append(draw(st.one_of(st.none(), st.just("text"), st.just([]))))
+            continue
+        order = keys if draw(st.booleans()) else draw(st.permutations(keys))
+        items.append({key: draw(_consumer_values) if draw(st.integers(0, 3)) == 0 else "x" for key in order})
+    return items
+
+
+@given(_consumer_lists())
+@settings(max_examples=400, deadline=None)
+def test_items_with_the_keys_of_the_one_before_check_the_same(reserved_for: list[Any]) -> None:
+    gvk = GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim")
+    claim = {"metadata": {"name": "c"}, "status": {"reservedFor": reserved_for}}
+    for fast, slow in ((FAST, SLOW), (FAST_REQUIRED, SLOW_REQUIRED)):
+        found, expected = fast.check(gvk, claim), slow.check(gvk, claim)
+        assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
+        assert found.warnings == expected.warnings

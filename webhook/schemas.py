@@ -473,9 +473,9 @@ class _FreeObject(_Node):
 class _Struct(_Node):
     """A Go struct: known fields are checked, other keys are unknown fields.
 
-    `settled_types` maps each field to its node's settled type, so that one lookup both finds the
-    field and decides its value when it is a plain string or boolean (a field's node is looked up
-    only when it has more to check); an unknown field maps to nothing, whose type no value has.
+    A field's value is decided by one lookup of its node, whose settled type is a C field of the
+    node. `settled_types` maps each field to that type, for the items of a list, which are decided
+    by types alone (see `check_items`); an unknown field maps to nothing, whose type no value has.
     """
 
     __slots__ = ("fields", "required", "settled_types")
@@ -495,14 +495,13 @@ class _Struct(_Node):
         obj: dict[Any, Any] = value
         if findings.report_missing_required:
             self._report_missing(obj, link, findings)
-        settled_types = self.settled_types
+        fields = self.fields
         for key, child in obj.items():
-            if type(child) is not settled_types.get(key):
-                node = self.fields.get(key)
-                if node is None:
-                    findings.unknown_field((link, key if type(key) is str else str(key)))
-                elif child is not None:
-                    node.check(child, (link, key), findings)
+            node = fields.get(key)  # one lookup: the node's settled type is a C field
+            if node is None:
+                findings.unknown_field((link, key if type(key) is str else str(key)))
+            elif type(child) is not node.settled and child is not None:
+                node.check(child, (link, key), findings)
 
     def check_against(self, value: Any, passed: Any, link: _Link, findings: _Findings) -> None:
         if type(value) is not dict or type(passed) is not dict:
@@ -511,34 +510,50 @@ class _Struct(_Node):
         obj: dict[Any, Any] = value
         if findings.report_missing_required:
             self._report_missing(obj, link, findings)
-        settled_types = self.settled_types
+        fields = self.fields
+        counterparts: dict[Any, Any] = passed
         for key, child in obj.items():
-            if type(child) is not settled_types.get(key):
-                node = self.fields.get(key)
-                if node is None:
-                    findings.unknown_field((link, key if type(key) is str else str(key)))
-                elif child is not None:
-                    _check_old(node, child, passed.get(key), (link, key), findings)
+            node = fields.get(key)
+            if node is None:
+                findings.unknown_field((link, key if type(key) is str else str(key)))
+            elif type(child) is not node.settled and child is not None:
+                _check_old(node, child, counterparts.get(key), (link, key), findings)
 
     def check_items(self, array: list[Any], link: _Link, findings: _Findings) -> None:
         """`check` of every item of a list of these structs (a list's items are checked here).
 
         An object whose fields all hold values of their settled types (32 consumer references)
-        is decided by one loop over its fields, without a call; any other item gets the full
-        check, from its first field.
+        is decided without a call; any other item gets the full check, from its first field.
+        Items of a list mostly have the same keys in the same order, even the same `str` objects
+        (the JSON parser's key cache): an item whose keys are those of the last item so decided
+        has its fields' lookups done already, and only its values' types are compared.
         """
-        settled_types = self.settled_types
         look_at_all = findings.report_missing_required and bool(self.required)
+        run_keys: list[Any] = []  # the keys of the last item decided here, in order
+        run_types: list[type] = []  # the settled type of each of them
         for index, item in enumerate(array):
             if type(item) is dict and not look_at_all:
                 obj: dict[Any, Any] = item
-                for key, child in obj.items():
-                    if type(child) is not settled_types.get(key):
-                        break
-                else:
+                if _has_keys_and_types(obj, run_keys, run_types):
+                    continue
+                if self._settled_fields(obj, run_keys, run_types):
                     continue
             if item is not None:
                 self.check(item, (link, index), findings)
+
+    def _settled_fields(self, obj: dict[Any, Any], keys: list[Any], types: list[type]) -> bool:
+        """Whether every value of `obj` has its field's settled type (so that `check` would find
+        nothing); if so, `keys` and `types` are made its keys and their settled types, in order."""
+        settled_types = self.settled_types
+        for key, child in obj.items():
+            if type(child) is not settled_types.get(key):  # None, no value's type, for unknown keys
+                return False
+        keys.clear()
+        types.clear()
+        for key, child in obj.items():
+            keys.append(key)
+            types.append(type(child))
+        return True
 
     def _report_missing(self, value: dict[Any, Any], link: _Link, findings: _Findings) -> None:
         for name in self.required:
@@ -614,6 +629,17 @@ class _Array(_Node):
                 _check_old(
                     items, child, counterparts[index] if index < count else None, (link, index), findings
                 )
+
+
+def _has_keys_and_types(obj: dict[Any, Any], keys: list[Any], types: list[type]) -> bool:
+    """Whether `obj`'s keys are the objects `keys` (identity: equal keys, same lookups) and its
+    values have the types `types`, in order."""
+    if len(obj) != len(keys):
+        return False
+    for position, (key, child) in enumerate(obj.items()):
+        if key is not keys[position] or type(child) is not types[position]:
+            return False
+    return True
 
 
 def _check_date_time(value: Any, link: _Link, findings: _Findings) -> None:
