@@ -523,37 +523,21 @@ class _Struct(_Node):
         """`check` of every item of a list of these structs (a list's items are checked here).
 
         An object whose fields all hold values of their settled types (32 consumer references)
-        is decided without a call; any other item gets the full check, from its first field.
-        Items of a list mostly have the same keys in the same order, even the same `str` objects
-        (the JSON parser's key cache): an item whose keys are those of the last item so decided
-        has its fields' lookups done already, and only its values' types are compared.
+        is decided by one loop over its fields, without a call; any other item gets the full
+        check, from its first field.
         """
+        settled_types = self.settled_types
         look_at_all = findings.report_missing_required and bool(self.required)
-        run_keys: list[Any] = []  # the keys of the last item decided here, in order
-        run_types: list[type] = []  # the settled type of each of them
         for index, item in enumerate(array):
             if type(item) is dict and not look_at_all:
                 obj: dict[Any, Any] = item
-                if _has_keys_and_types(obj, run_keys, run_types):
-                    continue
-                if self._settled_fields(obj, run_keys, run_types):
+                for key, child in obj.items():
+                    if type(child) is not settled_types.get(key):
+                        break
+                else:
                     continue
             if item is not None:
                 self.check(item, (link, index), findings)
-
-    def _settled_fields(self, obj: dict[Any, Any], keys: list[Any], types: list[type]) -> bool:
-        """Whether every value of `obj` has its field's settled type (so that `check` would find
-        nothing); if so, `keys` and `types` are made its keys and their settled types, in order."""
-        settled_types = self.settled_types
-        for key, child in obj.items():
-            if type(child) is not settled_types.get(key):  # None, no value's type, for unknown keys
-                return False
-        keys.clear()
-        types.clear()
-        for key, child in obj.items():
-            keys.append(key)
-            types.append(type(child))
-        return True
 
     def _report_missing(self, value: dict[Any, Any], link: _Link, findings: _Findings) -> None:
         for name in self.required:
@@ -629,17 +613,6 @@ class _Array(_Node):
                 _check_old(
                     items, child, counterparts[index] if index < count else None, (link, index), findings
                 )
-
-
-def _has_keys_and_types(obj: dict[Any, Any], keys: list[Any], types: list[type]) -> bool:
-    """Whether `obj`'s keys are the objects `keys` (identity: equal keys, same lookups) and its
-    values have the types `types`, in order."""
-    if len(obj) != len(keys):
-        return False
-    for position, (key, child) in enumerate(obj.items()):
-        if key is not keys[position] or type(child) is not types[position]:
-            return False
-    return True
 
 
 def _check_date_time(value: Any, link: _Link, findings: _Findings) -> None:
