@@ -1386,3 +1386,62 @@ def test_log_timestamps_read_as_datetime_wrote_them(created: float) -> None:
     assert _timestamp(record) == _reference_timestamp(created)
     record.created = created + 1.0  # another second: the cached text is not reused
     assert _timestamp(record) == _reference_timestamp(created + 1.0)
+# --- schemas ---
+#
+# `_Struct.check_items` decides an item whose values all have their fields' settled types without a
+# call, and `_Struct.check` a field by its node's settled type: lists of consumers that mix such items
+# with others (null, unknown or repeated keys, numbers and booleans where strings go) check the same.
+
+_CONSUMER_KEYS = ("resource", "name", "uid", "apiGroup", "unknown")
+_consumer_values: st.SearchStrategy[Any] = st.one_of(
+    st.just("x"), st.none(), st.integers(0, 2), st.just(True)
+)
+
+
+@st.composite
+def _consumer_lists(draw: st.DrawFn) -> list[Any]:
+    """Lists of consumer references whose items share their keys, in orders and with values that
+    repeat, so that most items are like the item before them."""
+    keys = draw(st.lists(st.sampled_from(_CONSUMER_KEYS), min_size=0, max_size=4, unique=True))
+    items: list[Any] = []
+    for _ in range(draw(st.integers(0, 6))):
+        if draw(st.integers(0, 9)) == 0:
+            items.append(draw(st.one_of(st.none(), st.just("text"), st.just([]))))
+            continue
+        order = keys if draw(st.booleans()) else draw(st.permutations(keys))
+        items.append({key: draw(_consumer_values) if draw(st.integers(0, 3)) == 0 else "x" for key in order})
+    return items
+
+
+@given(_consumer_lists())
+@settings(max_examples=400, deadline=None)
+def test_consumer_items_check_the_same_with_and_without_shortcuts(reserved_for: list[Any]) -> None:
+    gvk = GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim")
+    claim = {"metadata": {"name": "c"}, "status": {"reservedFor": reserved_for}}
+    for fast, slow in ((FAST, SLOW), (FAST_REQUIRED, SLOW_REQUIRED)):
+        found, expected = fast.check(gvk, claim), slow.check(gvk, claim)
+        assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
+        assert found.warnings == expected.warnings
+
+
+@pytest.mark.parametrize(
+    ("claim", "errors"),
+    [
+        ({"apiVersion": "v1", "kind": "ResourceClaim", "metadata": {"name": "c"}}, 1),
+        ({"metadata": {"name": "c", "creationTimestamp": "yesterday"}}, 1),
+        ({"metadata": {"name": "c"}, "spec": {"allocationMode": "Sometimes"}}, 0),  # the rules' to report
+        ({"metadata": {"name": "c"}, "spec": {"resourceClassName": 5}}, 1),
+        ({"metadata": {"name": "c", "generation": "1", "labels": "a=b"}}, 2),
+        ({"metadata": None, "spec": None, "status": {"allocation": None, "reservedFor": None}}, 0),
+        ({"metadata": {"name": None, "generation": None}, "unknown": "x"}, 0),
+    ],
+)
+def test_fields_that_are_strings_but_not_plain_strings_are_checked(
+    claim: dict[str, Any], errors: int
+) -> None:
+    gvk = GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim")
+    for fast, slow in ((FAST, SLOW), (FAST_REQUIRED, SLOW_REQUIRED)):
+        found, expected = fast.check(gvk, claim), slow.check(gvk, claim)
+        assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
+        assert found.warnings == expected.warnings
+    assert len(FAST.check(gvk, claim).errors) == errors

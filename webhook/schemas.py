@@ -473,9 +473,9 @@ class _FreeObject(_Node):
 class _Struct(_Node):
     """A Go struct: known fields are checked, other keys are unknown fields.
 
-    `settled_types` maps each field to its node's settled type, so that one lookup both finds the
-    field and decides its value when it is a plain string or boolean (a field's node is looked up
-    only when it has more to check); an unknown field maps to nothing, whose type no value has.
+    A field's value is decided by one lookup of its node, whose settled type is a C field of the
+    node. `settled_types` maps each field to that type, for the items of a list, which are decided
+    by types alone (see `check_items`); an unknown field maps to nothing, whose type no value has.
     """
 
     __slots__ = ("fields", "required", "settled_types")
@@ -495,14 +495,13 @@ class _Struct(_Node):
         obj: dict[Any, Any] = value
         if findings.report_missing_required:
             self._report_missing(obj, link, findings)
-        settled_types = self.settled_types
+        fields = self.fields
         for key, child in obj.items():
-            if type(child) is not settled_types.get(key):
-                node = self.fields.get(key)
-                if node is None:
-                    findings.unknown_field((link, key if type(key) is str else str(key)))
-                elif child is not None:
-                    node.check(child, (link, key), findings)
+            node = fields.get(key)  # one lookup: the node's settled type is a C field
+            if node is None:
+                findings.unknown_field((link, key if type(key) is str else str(key)))
+            elif type(child) is not node.settled and child is not None:
+                node.check(child, (link, key), findings)
 
     def check_against(self, value: Any, passed: Any, link: _Link, findings: _Findings) -> None:
         if type(value) is not dict or type(passed) is not dict:
@@ -511,14 +510,14 @@ class _Struct(_Node):
         obj: dict[Any, Any] = value
         if findings.report_missing_required:
             self._report_missing(obj, link, findings)
-        settled_types = self.settled_types
+        fields = self.fields
+        counterparts: dict[Any, Any] = passed
         for key, child in obj.items():
-            if type(child) is not settled_types.get(key):
-                node = self.fields.get(key)
-                if node is None:
-                    findings.unknown_field((link, key if type(key) is str else str(key)))
-                elif child is not None:
-                    _check_old(node, child, passed.get(key), (link, key), findings)
+            node = fields.get(key)
+            if node is None:
+                findings.unknown_field((link, key if type(key) is str else str(key)))
+            elif type(child) is not node.settled and child is not None:
+                _check_old(node, child, counterparts.get(key), (link, key), findings)
 
     def check_items(self, array: list[Any], link: _Link, findings: _Findings) -> None:
         """`check` of every item of a list of these structs (a list's items are checked here).
