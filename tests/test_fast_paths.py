@@ -1348,3 +1348,70 @@ def test_an_old_list_is_checked_unless_it_is_the_start_of_the_new_one(
     found = FAST.check_against(gvk, old, new).errors
     assert [str(e) for e in found] == [str(e) for e in FAST.check(gvk, old).errors]
     assert len(found) == errors
+
+
+# --- kindrules ---
+# The kinds' one-pass name checks (webhook/rules/v1alpha2/subdomains.py) and the node-list shortcut of
+# PodSchedulingContext, each against the per-name reference.
+
+from webhook.rules.v1alpha2 import subdomains  # noqa: E402
+
+_subdomain_sized = subdomain_lists.map(
+    lambda values: [v for v in values if isinstance(v, str) and len(v) <= 253]
+)
+
+
+@given(_subdomain_sized)
+@settings(max_examples=2000, deadline=None)
+def test_names_joined_by_dots_are_subdomains_exactly_when_each_is(values: list[str]) -> None:
+    expected = all(reference_subdomain(v) == [] for v in values)
+    assert subdomains.are_dns1123_subdomains(values) == expected
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[], [""], ["", ""], ["a", ""], ["", "a"], ["a"], ["a", "b"], ["a.b", "c"], ["a", "b.c-d"], ["a.", "b"],
+     ["a", ".b"], ["a-", "b"], ["a", "-b"], ["a", "b-"], ["-a", "b"], ["a..b"], ["a-.b", "c"], ["a.-b", "c"],
+     ["a", "b\nc"], ["a", "b_c"], ["a", "bC"], ["a", "b c"], ["a", "b/c"], ["a", "b\u0130"], ["a", "é"],
+     [".", "a"], ["a", "."], ["a", "-"], ["x-y.z", "0.a-1"], ["a" * 253, "b"]],
+)  # fmt: skip
+def test_joined_subdomain_edges(values: list[str]) -> None:
+    expected = all(reference_subdomain(v) == [] for v in values)
+    assert subdomains.are_dns1123_subdomains(values) == expected
+
+
+@given(name_like)
+@settings(max_examples=1500, deadline=None)
+def test_csi_driver_names_pass_exactly_when_the_reference_finds_nothing(value: str) -> None:
+    _assert_driver_name_decided_as_the_reference(value)
+
+
+@pytest.mark.parametrize(
+    "value", ["GPU.Example.com", "a" * 63, "a" * 64, "", "gpu.example.com.", "\u0130", "\u0130.x", "a_b"]
+)
+def test_csi_driver_name_edges(value: str) -> None:
+    _assert_driver_name_decided_as_the_reference(value)
+
+
+def _assert_driver_name_decided_as_the_reference(value: str) -> None:
+    valid = reference_csi_driver_name(value, ROOT) == []
+    # Exact for ASCII names; any other name ("\u0130" lower-cases to "i" in Go) goes to the exact check.
+    assert subdomains.is_valid_csi_driver_name(value) == (valid and value.isascii())
+
+
+@given(node_names)
+@settings(max_examples=500, deadline=None)
+def test_node_lists_are_valid_exactly_when_each_name_is(items: list[Any]) -> None:
+    expected = all(isinstance(v, str) and reference_subdomain(v) == [] for v in items)
+    assert podschedulingcontext.are_valid_node_names(items) == expected
+    assert podschedulingcontext.are_valid_node_names(tuple(items)) is False
+
+
+@pytest.mark.parametrize("field", ["resource", "name", "uid"])
+@pytest.mark.parametrize("value", ["", None, 1, ["pods"]])
+@pytest.mark.parametrize("at", [0, -1])
+def test_a_consumer_with_one_field_spoilt_reports_as_before(field: str, value: Any, at: int) -> None:
+    entries: list[Any] = [{"resource": "pods", "name": f"pod-{i}", "uid": f"uid-{i}"} for i in range(32)]
+    entries[at][field] = value
+    path = ROOT.child("status", "reservedFor")
+    assert validate_resource_claim_consumers(entries, path) == reference_consumers(entries, path)
