@@ -319,10 +319,10 @@ def _all_consumers_complete_and_distinct(consumers: Sequence[Any]) -> bool:
         resource, name, uid = consumer.get("resource"), consumer.get("name"), consumer.get("uid")
         if not (isinstance(resource, str) and isinstance(name, str) and isinstance(uid, str)):
             return False
-        if not (resource and name and uid) or uid in uids:
+        if not (resource and name and uid):
             return False
         uids.add(uid)
-    return True
+    return len(uids) == len(consumers)  # no uid repeats
 
 
 def validate_resource_claim_consumers(consumers: Sequence[Any], path: FieldPath) -> ErrorList:
