@@ -1416,3 +1416,46 @@ def test_a_consumer_with_one_field_spoilt_reports_as_before(field: str, value: A
     entries[at][field] = value
     path = ROOT.child("status", "reservedFor")
     assert validate_resource_claim_consumers(entries, path) == reference_consumers(entries, path)
+
+
+from webhook.field import not_supported  # noqa: E402
+from webhook.rules.v1alpha2 import references, resourceclaim  # noqa: E402
+
+_parameters_refs = st.one_of(
+    st.none(),
+    st.just("not an object"),
+    st.fixed_dictionaries(
+        {}, optional={"apiGroup": consumer_field, "kind": consumer_field, "name": consumer_field}
+    ),
+)
+
+
+def reference_claim_spec(spec: Any, path: FieldPath) -> ErrorList:
+    spec = mapping(spec)
+    errs = names.validate_dns_subdomain(text(spec.get("resourceClassName")), path.child("resourceClassName"))
+    errs += references.validate_claim_parameters_ref(spec.get("parametersRef"), path.child("parametersRef"))
+    mode = text(spec.get("allocationMode")) or "WaitForFirstConsumer"
+    if mode not in resourceclaim.ALLOCATION_MODES:
+        errs.append(not_supported(path.child("allocationMode"), mode, resourceclaim.ALLOCATION_MODES))
+    return errs
+
+
+@given(_parameters_refs)
+@settings(max_examples=300, deadline=None)
+def test_a_parameters_ref_is_valid_exactly_when_its_check_finds_nothing(ref: Any) -> None:
+    path = ROOT.child("spec", "parametersRef")
+    assert references.is_valid_claim_parameters_ref(ref) == (
+        references.validate_claim_parameters_ref(ref, path) == []
+    )
+
+
+@given(
+    st.one_of(name_like, st.none(), st.integers(0, 1)),
+    _parameters_refs,
+    st.one_of(st.sampled_from(["", "Immediate", "WaitForFirstConsumer", "Eventually"]), st.none()),
+)
+@settings(max_examples=600, deadline=None)
+def test_claim_specs_report_as_before(class_name: Any, ref: Any, mode: Any) -> None:
+    spec = {"resourceClassName": class_name, "parametersRef": ref, "allocationMode": mode}
+    path = ROOT.child("spec", "spec")
+    assert resourceclaim.validate_claim_spec(spec, path) == reference_claim_spec(spec, path)

@@ -37,6 +37,7 @@ from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.names import (
     DNS1123_SUBDOMAIN_MAX_LENGTH,
     byte_length,
+    is_valid_dns1123_subdomain,
     validate_csi_driver_name,
     validate_dns_subdomain,
     validate_node_name,
@@ -44,7 +45,7 @@ from webhook.rules.names import (
 from webhook.rules.nodeselector import validate_node_selector
 from webhook.rules.v1alpha2 import resource_v1alpha2
 from webhook.rules.v1alpha2.namedresources import validate_allocation_result_model
-from webhook.rules.v1alpha2.references import validate_claim_parameters_ref
+from webhook.rules.v1alpha2.references import is_valid_claim_parameters_ref, validate_claim_parameters_ref
 from webhook.rules.v1alpha2.subdomains import (
     are_dns1123_subdomains,
     csi_driver_name_as_subdomain,
@@ -83,9 +84,15 @@ def defaulted_claim_spec(spec: Any) -> dict[str, Any]:
 def validate_claim_spec(spec: Any, path: FieldPath) -> ErrorList:
     """`validateResourceClaimSpec`."""
     spec = mapping(spec)
-    # ValidateClassName (a DNS subdomain) with no separate Required: "" gets the regex message.
-    errs = validate_dns_subdomain(text(spec.get("resourceClassName")), path.child("resourceClassName"))
-    errs += validate_claim_parameters_ref(spec.get("parametersRef"), path.child("parametersRef"))
+    errs: ErrorList = []
+    # ValidateClassName (a DNS subdomain) with no separate Required: "" gets the regex message. The
+    # paths are built only for a field with an error.
+    class_name = text(spec.get("resourceClassName"))
+    if not is_valid_dns1123_subdomain(class_name):
+        errs += validate_dns_subdomain(class_name, path.child("resourceClassName"))
+    parameters_ref = spec.get("parametersRef")
+    if not is_valid_claim_parameters_ref(parameters_ref):
+        errs += validate_claim_parameters_ref(parameters_ref, path.child("parametersRef"))
     allocation_mode = text(spec.get("allocationMode")) or DEFAULT_ALLOCATION_MODE
     if allocation_mode not in ALLOCATION_MODES:
         errs.append(not_supported(path.child("allocationMode"), allocation_mode, ALLOCATION_MODES))
