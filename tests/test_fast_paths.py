@@ -1445,3 +1445,112 @@ def test_fields_that_are_strings_but_not_plain_strings_are_checked(
         assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
         assert found.warnings == expected.warnings
     assert len(FAST.check(gvk, claim).errors) == errors
+# --- kindrules ---
+# The kinds' one-pass name checks (webhook/rules/v1alpha2/subdomains.py) and the node-list shortcut of
+# PodSchedulingContext, each against the per-name reference.
+
+from webhook.rules.v1alpha2 import subdomains  # noqa: E402
+
+_subdomain_sized = subdomain_lists.map(
+    lambda values: [v for v in values if isinstance(v, str) and len(v) <= 253]
+)
+
+
+@given(_subdomain_sized)
+@settings(max_examples=2000, deadline=None)
+def test_names_joined_by_dots_are_subdomains_exactly_when_each_is(values: list[str]) -> None:
+    expected = all(reference_subdomain(v) == [] for v in values)
+    assert subdomains.are_dns1123_subdomains(values) == expected
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[], [""], ["", ""], ["a", ""], ["", "a"], ["a"], ["a", "b"], ["a.b", "c"], ["a", "b.c-d"], ["a.", "b"],
+     ["a", ".b"], ["a-", "b"], ["a", "-b"], ["a", "b-"], ["-a", "b"], ["a..b"], ["a-.b", "c"], ["a.-b", "c"],
+     ["a", "b\nc"], ["a", "b_c"], ["a", "bC"], ["a", "b c"], ["a", "b/c"], ["a", "b\u0130"], ["a", "é"],
+     [".", "a"], ["a", "."], ["a", "-"], ["x-y.z", "0.a-1"], ["a" * 253, "b"], ["xn--a", "b"], ["a--b.c--d"],
+     ["a--.b"], ["a.--b"], ["a---", "b"], ["a", "--"], ["a--b", "c.", "d"], ["a--b", "\x00"], ["a", "b\x00c"]],
+)  # fmt: skip
+def test_joined_subdomain_edges(values: list[str]) -> None:
+    expected = all(reference_subdomain(v) == [] for v in values)
+    assert subdomains.are_dns1123_subdomains(values) == expected
+
+
+@given(name_like)
+@settings(max_examples=1500, deadline=None)
+def test_csi_driver_names_pass_exactly_when_the_reference_finds_nothing(value: str) -> None:
+    _assert_driver_name_decided_as_the_reference(value)
+
+
+@pytest.mark.parametrize(
+    "value", ["GPU.Example.com", "a" * 63, "a" * 64, "", "gpu.example.com.", "\u0130", "\u0130.x", "a_b"]
+)
+def test_csi_driver_name_edges(value: str) -> None:
+    _assert_driver_name_decided_as_the_reference(value)
+
+
+def _assert_driver_name_decided_as_the_reference(value: str) -> None:
+    valid = reference_csi_driver_name(value, ROOT) == []
+    # Exact for ASCII names; any other name ("\u0130" lower-cases to "i" in Go) goes to the exact check.
+    assert subdomains.is_valid_csi_driver_name(value) == (valid and value.isascii())
+
+
+@given(node_names)
+@settings(max_examples=500, deadline=None)
+def test_node_lists_are_valid_exactly_when_each_name_is(items: list[Any]) -> None:
+    expected = all(isinstance(v, str) and reference_subdomain(v) == [] for v in items)
+    assert podschedulingcontext.are_valid_node_names(items) == expected
+    assert podschedulingcontext.are_valid_node_names(tuple(items)) is False
+
+
+@pytest.mark.parametrize("field", ["resource", "name", "uid"])
+@pytest.mark.parametrize("value", ["", None, 1, ["pods"]])
+@pytest.mark.parametrize("at", [0, -1])
+def test_a_consumer_with_one_field_spoilt_reports_as_before(field: str, value: Any, at: int) -> None:
+    entries: list[Any] = [{"resource": "pods", "name": f"pod-{i}", "uid": f"uid-{i}"} for i in range(32)]
+    entries[at][field] = value
+    path = ROOT.child("status", "reservedFor")
+    assert validate_resource_claim_consumers(entries, path) == reference_consumers(entries, path)
+
+
+from webhook.field import not_supported  # noqa: E402
+from webhook.rules.v1alpha2 import references, resourceclaim  # noqa: E402
+
+_parameters_refs = st.one_of(
+    st.none(),
+    st.just("not an object"),
+    st.fixed_dictionaries(
+        {}, optional={"apiGroup": consumer_field, "kind": consumer_field, "name": consumer_field}
+    ),
+)
+
+
+def reference_claim_spec(spec: Any, path: FieldPath) -> ErrorList:
+    spec = mapping(spec)
+    errs = names.validate_dns_subdomain(text(spec.get("resourceClassName")), path.child("resourceClassName"))
+    errs += references.validate_claim_parameters_ref(spec.get("parametersRef"), path.child("parametersRef"))
+    mode = text(spec.get("allocationMode")) or "WaitForFirstConsumer"
+    if mode not in resourceclaim.ALLOCATION_MODES:
+        errs.append(not_supported(path.child("allocationMode"), mode, resourceclaim.ALLOCATION_MODES))
+    return errs
+
+
+@given(_parameters_refs)
+@settings(max_examples=300, deadline=None)
+def test_a_parameters_ref_is_valid_exactly_when_its_check_finds_nothing(ref: Any) -> None:
+    path = ROOT.child("spec", "parametersRef")
+    assert references.is_valid_claim_parameters_ref(ref) == (
+        references.validate_claim_parameters_ref(ref, path) == []
+    )
+
+
+@given(
+    st.one_of(name_like, st.none(), st.integers(0, 1)),
+    _parameters_refs,
+    st.one_of(st.sampled_from(["", "Immediate", "WaitForFirstConsumer", "Eventually"]), st.none()),
+)
+@settings(max_examples=600, deadline=None)
+def test_claim_specs_report_as_before(class_name: Any, ref: Any, mode: Any) -> None:
+    spec = {"resourceClassName": class_name, "parametersRef": ref, "allocationMode": mode}
+    path = ROOT.child("spec", "spec")
+    assert resourceclaim.validate_claim_spec(spec, path) == reference_claim_spec(spec, path)

@@ -14,8 +14,9 @@ from typing import Any, Final
 from webhook.field import ROOT, ErrorList, FieldPath, duplicate, too_long_max_length
 from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.meta import object_meta_update_then, validate_object_meta, validate_object_meta_update
-from webhook.rules.names import are_valid_dns1123_subdomains, is_valid_dns1123_subdomain, validate_node_name
+from webhook.rules.names import DNS1123_SUBDOMAIN_MAX_LENGTH, is_valid_dns1123_subdomain, validate_node_name
 from webhook.rules.v1alpha2 import resource_v1alpha2
+from webhook.rules.v1alpha2.subdomains import are_dns1123_subdomains
 from webhook.rules.values import mapping, sequence, text
 
 __all__ = [
@@ -74,7 +75,7 @@ def validate_pod_scheduling_context(context: Obj) -> ErrorList:
         validate_node_name,
         ROOT.child("spec", "potentialNodes"),
         is_valid_item=is_valid_dns1123_subdomain,  # validateNodeName is the subdomain check
-        are_valid_items=are_valid_dns1123_subdomains,
+        are_valid_items=are_valid_node_names,
     )
     return errs
 
@@ -92,28 +93,36 @@ def validate_pod_scheduling_context_status_update(new: Obj, old: Obj) -> ErrorLi
     return errs
 
 
+def _are_subdomain_sized_strings(items: list[Any]) -> bool:
+    """Whether every item is a string of at most 253 characters, as `are_dns1123_subdomains` takes."""
+    return all(isinstance(item, str) and len(item) <= DNS1123_SUBDOMAIN_MAX_LENGTH for item in items)
+
+
+def are_valid_node_names(nodes: Sequence[Any]) -> bool:
+    """Whether every item is a string that `validate_node_name` finds nothing in (repeats allowed):
+    the `are_valid_items` shortcut of `validate_slice_is_a_set` for node lists."""
+    return type(nodes) is list and _are_subdomain_sized_strings(nodes) and are_dns1123_subdomains(nodes)
+
+
 def _claim_statuses_plainly_valid(claim_statuses: Sequence[Any]) -> bool:
     """Whether `_validate_claim_statuses` finds nothing, decided without its paths: objects with
     distinct names, each with at most 128 distinct unsuitable nodes, every node name of every
     entry valid (checked in one pass). Anything unusual answers False, and the loop decides."""
     claim_names: set[str] = set()
-    node_lists: list[list[Any]] = []
-    node_names: list[Any] = []  # of all the entries, checked in one pass
+    node_names: list[str] = []  # of all the entries, checked in one pass
     for claim_status in claim_statuses:
         if type(claim_status) is not dict:
             return False
         name, nodes = claim_status.get("name") or "", claim_status.get("unsuitableNodes") or []
         if type(name) is not str or name in claim_names or type(nodes) is not list:
             return False
-        if len(nodes) > POD_SCHEDULING_NODE_LIST_MAX_SIZE:
+        if len(nodes) > POD_SCHEDULING_NODE_LIST_MAX_SIZE or not _are_subdomain_sized_strings(nodes):
+            return False
+        if len(set(nodes)) != len(nodes):  # strings, so hashable: a repeat within the entry
             return False
         claim_names.add(name)
-        node_lists.append(nodes)
         node_names += nodes
-    if not are_valid_dns1123_subdomains(node_names):
-        return False
-    # Every node name is a string (so hashable) now: repeats within an entry are counted.
-    return all(len(set(nodes)) == len(nodes) for nodes in node_lists)
+    return are_dns1123_subdomains(node_names)
 
 
 def _validate_claim_statuses(claim_statuses: Sequence[Any], path: FieldPath) -> ErrorList:
@@ -131,7 +140,7 @@ def _validate_claim_statuses(claim_statuses: Sequence[Any], path: FieldPath) -> 
             validate_node_name,
             at.child("unsuitableNodes"),
             is_valid_item=is_valid_dns1123_subdomain,
-            are_valid_items=are_valid_dns1123_subdomains,
+            are_valid_items=are_valid_node_names,
         )
         name = text(claim_status.get("name"))
         if name in seen_names:
