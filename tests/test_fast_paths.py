@@ -1554,3 +1554,120 @@ def test_claim_specs_report_as_before(class_name: Any, ref: Any, mode: Any) -> N
     spec = {"resourceClassName": class_name, "parametersRef": ref, "allocationMode": mode}
     path = ROOT.child("spec", "spec")
     assert resourceclaim.validate_claim_spec(spec, path) == reference_claim_spec(spec, path)
+# --- envelope ---
+
+from webhook.admission import (  # noqa: E402
+    _from_model,
+    _read_envelope,
+    _ReviewModel,
+)
+
+
+class _Text(str):
+    """A str that is not exactly a str: the models may convert it, so the fast path must not take it."""
+
+
+# Values for any field of the envelope: the right types, the wrong ones, and the ones pydantic
+# converts in lax mode (1 and "true" to True, a tuple or a list to a tuple, a str subclass).
+_ENVELOPE_VALUES: list[Any] = [
+    "", "x", "CREATE", "UPDATE", "DELETE", "CONNECT", "create", "status", "true", _Text("CREATE"), _Text("u"),
+    None, 0, 1, 1.0, True, False, [], ["a"], ["a", 1], ["a", None], ("a",), [_Text("a")], {}, {"a": 1},
+    {"version": "v", "kind": "K"}, {"group": "g", "version": "v", "kind": "K"}, {"group": None, "version": "v", "kind": "K"},
+    {"version": "v"}, {"username": "me", "uid": "1", "groups": ["a", "b"]}, {"username": 1}, {"groups": None},
+    {"groups": ("a",)}, {"uid": _Text("1")},
+]  # fmt: skip
+_REQUEST_FIELDS = (
+    "uid", "kind", "subResource", "sub_resource", "name", "namespace", "operation", "userInfo", "user_info",
+    "object", "oldObject", "old_object", "dryRun", "dry_run", "resource", "options",
+)  # fmt: skip
+_ABSENT_FIELD = object()
+
+
+def _well_formed_envelope() -> dict[str, Any]:
+    return {
+        "apiVersion": "admission.k8s.io/v1",
+        "kind": "AdmissionReview",
+        "request": {
+            "uid": "u-1",
+            "kind": {"group": "resource.k8s.io", "version": "v1alpha2", "kind": "ResourceClaim"},
+            "subResource": "status",
+            "name": "claim",
+            "namespace": "default",
+            "operation": "UPDATE",
+            "userInfo": {"username": "admin", "uid": "7", "groups": ["system:masters", "x"]},
+            "object": {"metadata": {"name": "claim"}},
+            "oldObject": {"metadata": {"name": "claim"}},
+            "dryRun": False,
+        },
+    }
+
+
+def _strictly(value: Any) -> Any:
+    """`value` with every type spelled out: 1 is not True, a list is not a tuple, _Text is not str."""
+    if isinstance(value, tuple):
+        return (type(value).__name__, tuple(_strictly(item) for item in value))
+    return (type(value).__name__, value)
+
+
+def _reference_envelope(document: dict[str, Any]) -> Any:
+    try:
+        return _from_model(_ReviewModel.model_validate(document))
+    except ValueError:  # pydantic's ValidationError
+        return None
+
+
+def _check_envelope(document: dict[str, Any]) -> bool:
+    """The fast reading equals the models' when it answers; True when it answered."""
+    fast = _read_envelope(document)
+    if fast is None:
+        return False
+    reference = _reference_envelope(document)
+    assert reference is not None, document
+    assert _strictly(fast) == _strictly(reference), document
+    assert fast.request.object is reference.request.object
+    assert fast.request.old_object is reference.request.old_object
+    return True
+
+
+def test_the_envelope_read_without_pydantic_is_the_models_reading() -> None:
+    assert _check_envelope(_well_formed_envelope())
+    for mutable_field in _REQUEST_FIELDS:
+        for value in [_ABSENT_FIELD, *_ENVELOPE_VALUES]:
+            document = _well_formed_envelope()
+            if value is _ABSENT_FIELD:
+                document["request"].pop(mutable_field, None)
+            else:
+                document["request"][mutable_field] = copy.deepcopy(value)
+            _check_envelope(document)
+    for kind_field in ("group", "version", "kind"):
+        for user_field in ("username", "uid", "groups"):
+            for value in [_ABSENT_FIELD, *_ENVELOPE_VALUES]:
+                document = _well_formed_envelope()
+                for holder, key in (
+                    (document["request"]["kind"], kind_field),
+                    (document["request"]["userInfo"], user_field),
+                ):
+                    if value is _ABSENT_FIELD:
+                        holder.pop(key, None)
+                    else:
+                        holder[key] = copy.deepcopy(value)
+                _check_envelope(document)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.dictionaries(
+        st.sampled_from(_REQUEST_FIELDS),
+        st.sampled_from(range(len(_ENVELOPE_VALUES))),
+        max_size=len(_REQUEST_FIELDS),
+    ),
+    st.sampled_from(["admission.k8s.io/v1", "admission.k8s.io/v1beta1"]),
+)
+def test_generated_envelopes_read_without_pydantic_as_the_models_read_them(
+    overrides: dict[str, int], api_version: str
+) -> None:
+    document = _well_formed_envelope()
+    document["apiVersion"] = api_version
+    for key, index in overrides.items():
+        document["request"][key] = copy.deepcopy(_ENVELOPE_VALUES[index])
+    _check_envelope(document)

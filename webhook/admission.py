@@ -18,7 +18,7 @@ import logging
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -55,14 +55,15 @@ class UnreadableReview(ValueError):
 
 
 # --- the envelope ---------------------------------------------------------------------------------
+#
+# The envelope is read into immutable named tuples: cheap to build and to read. A well-formed
+# envelope, every field of exactly the type the pydantic models below take as is, is read straight
+# from the decoded dict (`_read_envelope`); anything else goes through the models, which give the
+# same values or the error message.
 
 
-class _Envelope(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
-
-
-class ReviewKind(_Envelope):
-    group: str = ""
+class ReviewKind(NamedTuple):
+    group: str
     version: str
     kind: str
 
@@ -70,23 +71,23 @@ class ReviewKind(_Envelope):
         return GroupVersionKind(self.group, self.version, self.kind)
 
 
-class UserInfo(_Envelope):
-    username: str = ""
-    uid: str = ""
-    groups: tuple[str, ...] | None = None
+class UserInfo(NamedTuple):
+    username: str
+    uid: str
+    groups: tuple[str, ...] | None
 
 
-class AdmissionRequest(_Envelope):
-    uid: str = Field(min_length=1)
+class AdmissionRequest(NamedTuple):
+    uid: str
     kind: ReviewKind
-    sub_resource: str = Field("", alias="subResource")
-    name: str = ""
-    namespace: str = ""
+    sub_resource: str
+    name: str
+    namespace: str
     operation: Operation
-    user_info: UserInfo | None = Field(None, alias="userInfo")
-    object: Any = None
-    old_object: Any = Field(None, alias="oldObject")
-    dry_run: bool | None = Field(None, alias="dryRun")
+    user_info: UserInfo | None
+    object: Any
+    old_object: Any
+    dry_run: bool | None
 
     @property
     def object_name(self) -> str:
@@ -94,9 +95,158 @@ class AdmissionRequest(_Envelope):
         return text(mapping(mapping(self.object).get("metadata")).get("name"))
 
 
-class AdmissionReview(_Envelope):
-    api_version: str = Field(alias="apiVersion")
+class AdmissionReview(NamedTuple):
+    api_version: str
     request: AdmissionRequest
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
+
+
+class _KindModel(_Model):
+    group: str = ""
+    version: str
+    kind: str
+
+
+class _UserInfoModel(_Model):
+    username: str = ""
+    uid: str = ""
+    groups: tuple[str, ...] | None = None
+
+
+class _RequestModel(_Model):
+    uid: str = Field(min_length=1)
+    kind: _KindModel
+    sub_resource: str = Field("", alias="subResource")
+    name: str = ""
+    namespace: str = ""
+    operation: Operation
+    user_info: _UserInfoModel | None = Field(None, alias="userInfo")
+    object: Any = None
+    old_object: Any = Field(None, alias="oldObject")
+    dry_run: bool | None = Field(None, alias="dryRun")
+
+
+class _ReviewModel(_Model):
+    """The reference reading of an envelope: what it accepts, its values and its error messages."""
+
+    api_version: str = Field(alias="apiVersion")
+    request: _RequestModel
+
+
+def _from_model(model: _ReviewModel) -> AdmissionReview:
+    request, kind, user = model.request, model.request.kind, model.request.user_info
+    return AdmissionReview(
+        model.api_version,
+        AdmissionRequest(
+            request.uid,
+            ReviewKind(kind.group, kind.version, kind.kind),
+            request.sub_resource,
+            request.name,
+            request.namespace,
+            request.operation,
+            None if user is None else UserInfo(user.username, user.uid, user.groups),
+            request.object,
+            request.old_object,
+            request.dry_run,
+        ),
+    )
+
+
+_OPERATIONS: Final = frozenset(("CREATE", "UPDATE", "DELETE", "CONNECT"))
+_ABSENT: Final[Any] = object()
+
+
+def _read_envelope(document: dict[str, Any]) -> AdmissionReview | None:
+    """`_from_model(_ReviewModel.model_validate(document))` for a well-formed envelope, read
+    without pydantic: every field present with exactly the type the models take unchanged (str,
+    bool or null, a list of str for groups, dicts), or absent where the models have a default.
+    None when the models must decide (a missing, empty or mistyped value, a value they would
+    convert, a field given by its Python name rather than its alias): they answer then."""
+    request = document.get("request")
+    if type(request) is not dict:
+        return None
+    uid = request.get("uid")
+    operation = request.get("operation")
+    name = request.get("name", "")
+    namespace = request.get("namespace", "")
+    if (
+        type(uid) is not str
+        or not uid
+        or type(operation) is not str
+        or operation not in _OPERATIONS
+        or type(name) is not str
+        or type(namespace) is not str
+    ):
+        return None
+    kind = _read_kind(request.get("kind"))
+    sub_resource = _aliased(request, "subResource", "sub_resource", "")
+    user_info = _aliased(request, "userInfo", "user_info", None)
+    if user_info is not None:
+        user_info = _read_user_info(user_info)
+    old_object = _aliased(request, "oldObject", "old_object", None)
+    dry_run = _aliased(request, "dryRun", "dry_run", None)
+    if (
+        kind is None
+        or type(sub_resource) is not str
+        or user_info is _ABSENT
+        or old_object is _ABSENT
+        or not (dry_run is None or dry_run is True or dry_run is False)
+    ):
+        return None
+    return AdmissionReview(
+        document["apiVersion"],
+        AdmissionRequest(
+            uid,
+            kind,
+            sub_resource,
+            name,
+            namespace,
+            operation,  # type: ignore[arg-type]  # one of _OPERATIONS
+            user_info,
+            request.get("object"),
+            old_object,
+            dry_run,
+        ),
+    )
+
+
+def _aliased(request: dict[str, Any], alias: str, name: str, default: Any) -> Any:
+    """The value of a field the models know by its alias; `_ABSENT` when only its Python name is
+    given (the models read it then), `default` when neither is."""
+    value = request.get(alias, _ABSENT)
+    if value is _ABSENT and name not in request:
+        return default
+    return value
+
+
+def _read_kind(kind: Any) -> ReviewKind | None:
+    if type(kind) is not dict:
+        return None
+    group, version, name = kind.get("group", ""), kind.get("version"), kind.get("kind")
+    if type(group) is not str or type(version) is not str or type(name) is not str:
+        return None
+    return ReviewKind(group, version, name)
+
+
+def _read_user_info(user_info: Any) -> UserInfo | Any:
+    """The user, or `_ABSENT` when the models must read it."""
+    if type(user_info) is not dict:
+        return _ABSENT
+    username, uid = user_info.get("username", ""), user_info.get("uid", "")
+    groups = user_info.get("groups")
+    if type(username) is not str or type(uid) is not str:
+        return _ABSENT
+    if groups is not None:
+        if type(groups) is not list:
+            return _ABSENT
+        for group in groups:
+            if type(group) is not str:
+                return _ABSENT
+        groups = tuple(groups)
+    return UserInfo(username, uid, groups)
 
 
 # --- verdicts ---------------------------------------------------------------------------------------
@@ -128,7 +278,12 @@ class Verdict:
 
 
 def allowed(warnings: Sequence[str] = ()) -> Verdict:
+    if not warnings:
+        return _ALLOWED  # a Verdict is immutable: one serves every plain "allowed"
     return Verdict(True, warnings=tidy_warnings(warnings))
+
+
+_ALLOWED: Final = Verdict(True)
 
 
 def denied_invalid(
@@ -199,6 +354,16 @@ class Judge:
     namespace_policy: NamespacePolicy
     structural: StructuralChecker | None
     registry: Mapping[GroupVersionKind, KindRules] = field(default_factory=lambda: REGISTRY)
+    # The registry by (group, version, kind) as plain tuples: `request.kind` (a tuple) finds its
+    # entry without building a GroupVersionKind and hashing it in Python.
+    _known_kinds: dict[tuple[str, str, str], _KnownKind] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        known = {
+            (gvk.group, gvk.version, gvk.kind): _KnownKind.of(gvk, rules)
+            for gvk, rules in self.registry.items()
+        }
+        object.__setattr__(self, "_known_kinds", known)
 
     @classmethod
     def build(cls, policy: PolicySettings | None = None) -> Judge:
@@ -237,18 +402,21 @@ class Judge:
             warnings = list(report.warnings)
         else:
             warnings = []
-        if not isinstance(obj, Mapping) or (operation == "UPDATE" and not isinstance(old_obj, Mapping)):
+        if not _is_object(obj) or (operation == "UPDATE" and not _is_object(old_obj)):
             # Reached only with the structural check off: deny as it would, not with a crash.
             return Judgement(errors=_not_objects(obj, old_obj if operation == "UPDATE" else {}))
 
         # However many CEL selectors the object carries, compiling them shares one CPU budget.
-        with cel.review_budget():
+        budget = cel.open_review_budget()
+        try:
             if operation == "CREATE":
                 errors = rules.validate_create(obj)
             elif subresource == "status" and rules.validate_status_update is not None:
                 errors = rules.validate_status_update(obj, old_obj)
             else:
                 errors = rules.validate_update(obj, old_obj)
+        finally:
+            cel.close_review_budget(budget)
 
         if subresource != "status":
             findings = check_namespace_policy(gvk, obj, self.namespace_policy)
@@ -273,23 +441,23 @@ class Judge:
             )
 
     def _judge(self, request: AdmissionRequest) -> Verdict:
-        gvk = request.kind.gvk()
         if request.operation in ("DELETE", "CONNECT"):
             # The API server has no delete or connect validation for these kinds.
             return allowed()
-        rules = self.registry.get(gvk)
-        if rules is None:
-            return self._unknown_kind(gvk)
+        known = self._known_kinds.get(request.kind)
+        if known is None:
+            return self._unknown_kind(request.kind.gvk())
+        gvk, rules = known.gvk, known.rules
         subresource = request.sub_resource
-        if subresource not in ("", *rules.subresources):
+        if subresource and subresource not in rules.subresources:
             return self._unknown_kind(gvk, subresource=subresource)
 
         obj, old_obj = request.object, request.old_object
         missing = _missing_objects(request)
         if missing:
             return denied(400, "BadRequest", missing)
-        mismatch = _kind_mismatch(gvk, obj) or (
-            request.operation == "UPDATE" and _kind_mismatch(gvk, old_obj)
+        mismatch = _kind_mismatch(known, obj) or (
+            request.operation == "UPDATE" and _kind_mismatch(known, old_obj)
         )
         if mismatch:
             return denied(400, "BadRequest", mismatch)
@@ -336,25 +504,44 @@ def _missing_objects(request: AdmissionRequest) -> str:
     return ""
 
 
-def _kind_mismatch(gvk: GroupVersionKind, obj: Any) -> str:
+class _KnownKind(NamedTuple):
+    """A kind of the judge's registry, as `_judge` looks it up."""
+
+    gvk: GroupVersionKind
+    rules: KindRules
+    api_version: str  # what the objects of the kind say in `apiVersion`
+
+    @classmethod
+    def of(cls, gvk: GroupVersionKind, rules: KindRules) -> _KnownKind:
+        return cls(gvk, rules, f"{gvk.group}/{gvk.version}" if gvk.group else gvk.version)
+
+
+def _is_object(value: Any) -> bool:
+    return type(value) is dict or isinstance(value, Mapping)  # a decoded object is a dict: no ABC check
+
+
+def _kind_mismatch(known: _KnownKind, obj: Any) -> str:
     """An object whose apiVersion/kind disagree with request.kind cannot be judged as that kind."""
-    if not isinstance(obj, Mapping):
+    if not _is_object(obj):
         return ""  # the structural check reports the type
     api_version, kind = obj.get("apiVersion"), obj.get("kind")
-    expected_version = f"{gvk.group}/{gvk.version}" if gvk.group else gvk.version
+    expected_version, expected_kind = known.api_version, known.gvk.kind
     if (api_version is not None and api_version != expected_version) or (
-        kind is not None and kind != gvk.kind
+        kind is not None and kind != expected_kind
     ):
-        return f"object is {api_version}, Kind={kind} but request.kind is {expected_version}, Kind={gvk.kind}"
+        return (
+            f"object is {api_version}, Kind={kind} "
+            f"but request.kind is {expected_version}, Kind={expected_kind}"
+        )
     return ""
 
 
 def _not_objects(obj: Any, old_obj: Any) -> ErrorList:
     """The structural check's type error for objects that are not JSON objects (the root path)."""
     errors = []
-    if not isinstance(obj, Mapping):
+    if not _is_object(obj):
         errors.append(not_an_object(obj))
-    if not isinstance(old_obj, Mapping):
+    if not _is_object(old_obj):
         errors.append(_in_old_object(not_an_object(old_obj)))
     return errors
 
@@ -388,8 +575,12 @@ def parse_review(body: bytes | str | Mapping[str, Any]) -> AdmissionReview:
         raise UnreadableReview(400, f"expected kind AdmissionReview, got {document.get('kind')!r}")
     if not isinstance(document.get("request"), Mapping):
         raise UnreadableReview(400, "AdmissionReview has no request")
+    if type(document) is dict:
+        envelope = _read_envelope(document)
+        if envelope is not None:
+            return envelope
     try:
-        return AdmissionReview.model_validate(document)
+        return _from_model(_ReviewModel.model_validate(document))
     except ValidationError as error:
         raise UnreadableReview(400, "invalid AdmissionReview: " + _first_problem(error)) from None
 
