@@ -1348,3 +1348,33 @@ def test_an_old_list_is_checked_unless_it_is_the_start_of_the_new_one(
     found = FAST.check_against(gvk, old, new).errors
     assert [str(e) for e in found] == [str(e) for e in FAST.check(gvk, old).errors]
     assert len(found) == errors
+
+
+# --- meta ---
+# The code-point scanners of `names` against the regexes, on qualified names built from parts whose
+# lengths straddle the limits (a prefix of 253 or 254 characters, a name part of 63 or 64).
+
+_PREFIX_LABELS = st.sampled_from(["a", "b0", "x-y", "Z", "-", "", "é", "a_b"])
+qualified_parts = st.builds(
+    lambda prefix, prefix_length, name, name_length, slash: (
+        (prefix * 300)[:prefix_length] + slash + (name * 70)[:name_length]
+    ),
+    st.lists(_PREFIX_LABELS, min_size=1, max_size=3).map(".".join),
+    st.sampled_from([0, 1, 2, 63, 64, 252, 253, 254]),
+    st.sampled_from(["a", "Ab", "a-", "a_B.9", "a/b", "é"]),
+    st.sampled_from([0, 1, 2, 62, 63, 64]),
+    st.sampled_from(["/", "", "//"]),
+)
+
+
+@given(st.one_of(qualified_parts, name_like))
+@settings(max_examples=1500, deadline=None)
+def test_scanned_names_answer_as_the_regexes(value: str) -> None:
+    assert names.is_valid_qualified_name(value) == (reference_qualified_name(value) == [])
+    assert names.is_valid_annotation_key(value) == (reference_qualified_name(names.go_to_lower(value)) == [])
+    assert names.is_valid_label("a", value) == (reference_label_value(value) == [])
+    assert names.is_valid_dns1123_subdomain(value) == (reference_subdomain(value) == [])
+    assert names.are_valid_dns1123_subdomains([value, "a"]) == (reference_subdomain(value) == [])
+    assert names.is_dns1123_label(value) == reference_label(value)
+    prefix = value.partition("/")[0]
+    assert names.is_valid_dns1123_subdomain(prefix) == (reference_subdomain(prefix) == [])
