@@ -87,11 +87,6 @@ _DOT: Final = 46  # '.'
 _UNDERSCORE: Final = 95  # '_'
 
 
-def _is_lower_alnum(code: int) -> bool:
-    """[a-z0-9]"""
-    return 97 <= code <= 122 or 48 <= code <= 57
-
-
 def _is_alnum(code: int) -> bool:
     """[A-Za-z0-9]"""
     return 97 <= code <= 122 or 48 <= code <= 57 or 65 <= code <= 90
@@ -108,7 +103,7 @@ def _is_subdomain_text(value: str, start: int, end: int, upper_case: bool) -> bo
     label_start = True  # at the start of the text or just after a '.'
     for i in range(start, end):
         code = ord(value[i])
-        if _is_lower_alnum(code) or (upper_case and 65 <= code <= 90):
+        if 97 <= code <= 122 or 48 <= code <= 57 or (upper_case and 65 <= code <= 90):  # [a-z0-9]
             after_alnum = True
             label_start = False
         elif code == _DASH:
@@ -132,7 +127,8 @@ def _is_name_part(value: str, start: int, end: int) -> bool:
         return False
     for i in range(start + 1, end - 1):
         code = ord(value[i])
-        if not (_is_alnum(code) or code in (_DASH, _DOT, _UNDERSCORE)):
+        is_alnum = 97 <= code <= 122 or 48 <= code <= 57 or 65 <= code <= 90  # [A-Za-z0-9]
+        if not (is_alnum or code in (_DASH, _DOT, _UNDERSCORE)):
             return False
     return True
 
