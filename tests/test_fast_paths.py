@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import json
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +22,9 @@ from webhook.field import (
     ROOT,
     ErrorList,
     FieldPath,
+    GoText,
     duplicate,
+    go_value,
     invalid,
     required,
     too_long,
@@ -1671,3 +1674,70 @@ def test_generated_envelopes_read_without_pydantic_as_the_models_read_them(
     for key, index in overrides.items():
         document["request"][key] = copy.deepcopy(_ENVELOPE_VALUES[index])
     _check_envelope(document)
+# --- meta ---
+# The code-point scanners of `names` against the regexes, on qualified names built from parts whose
+# lengths straddle the limits (a prefix of 253 or 254 characters, a name part of 63 or 64).
+
+_PREFIX_LABELS = st.sampled_from(["a", "b0", "x-y", "Z", "-", "", "é", "a_b"])
+qualified_parts = st.builds(
+    lambda prefix, prefix_length, name, name_length, slash: (
+        (prefix * 300)[:prefix_length] + slash + (name * 70)[:name_length]
+    ),
+    st.lists(_PREFIX_LABELS, min_size=1, max_size=3).map(".".join),
+    st.sampled_from([0, 1, 2, 63, 64, 252, 253, 254]),
+    st.sampled_from(["a", "Ab", "a-", "a_B.9", "a/b", "é"]),
+    st.sampled_from([0, 1, 2, 62, 63, 64]),
+    st.sampled_from(["/", "", "//"]),
+)
+
+
+@given(st.one_of(qualified_parts, name_like))
+@settings(max_examples=1500, deadline=None)
+def test_scanned_names_answer_as_the_regexes(value: str) -> None:
+    assert names.is_valid_qualified_name(value) == (reference_qualified_name(value) == [])
+    assert names.is_valid_annotation_key(value) == (reference_qualified_name(names.go_to_lower(value)) == [])
+    assert names.is_valid_label("a", value) == (reference_label_value(value) == [])
+    assert names.is_valid_dns1123_subdomain(value) == (reference_subdomain(value) == [])
+    assert names.are_valid_dns1123_subdomains([value, "a"]) == (reference_subdomain(value) == [])
+    assert names.is_dns1123_label(value) == reference_label(value)
+    prefix = value.partition("/")[0]
+    assert names.is_valid_dns1123_subdomain(prefix) == (reference_subdomain(prefix) == [])
+
+
+# `go_value` writes plain JSON documents with orjson; everything else goes to json.dumps, which
+# printed every document before.
+def reference_go_document(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=False, default=str)
+
+
+_JSON_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(-(2**64), 2**65),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(),
+    st.sampled_from(["\ud800", "a\udcff", "\x00\x1f\x7f\u2028", 'q"\\/', "é\u0130"]),
+    st.sampled_from([GoText("t"), ROOT.child("x"), ("a", 1)]),
+)
+json_documents = st.recursive(
+    _JSON_SCALARS,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(st.one_of(st.text(max_size=4), st.integers(0, 3), st.none()), children, max_size=4),
+    ),
+    max_leaves=20,
+)
+
+
+@given(st.one_of(st.dictionaries(st.text(max_size=4), json_documents, max_size=4), st.lists(json_documents)))
+@settings(max_examples=1500, deadline=None)
+def test_documents_print_as_json_dumps_printed_them(value: Any) -> None:
+    assert go_value(value) == reference_go_document(value)
+
+
+def test_deep_documents_print_as_json_dumps_printed_them() -> None:
+    deep: Any = "x"
+    for _ in range(300):  # deeper than orjson writes
+        deep = [deep]
+    assert go_value({"a": deep}) == reference_go_document({"a": deep})
