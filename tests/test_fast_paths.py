@@ -1389,6 +1389,8 @@ def test_log_timestamps_read_as_datetime_wrote_them(created: float) -> None:
     assert _timestamp(record) == _reference_timestamp(created)
     record.created = created + 1.0  # another second: the cached text is not reused
     assert _timestamp(record) == _reference_timestamp(created + 1.0)
+
+
 # --- schemas ---
 #
 # `_Struct.check_items` decides an item whose values all have their fields' settled types without a
@@ -1448,11 +1450,12 @@ def test_fields_that_are_strings_but_not_plain_strings_are_checked(
         assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
         assert found.warnings == expected.warnings
     assert len(FAST.check(gvk, claim).errors) == errors
+
+
 # --- kindrules ---
-# The kinds' one-pass name checks (webhook/rules/v1alpha2/subdomains.py) and the node-list shortcut of
+# The kinds' one-pass name checks (`webhook.rules.names`) and the node-list shortcut of
 # PodSchedulingContext, each against the per-name reference.
 
-from webhook.rules.v1alpha2 import subdomains  # noqa: E402
 
 _subdomain_sized = subdomain_lists.map(
     lambda values: [v for v in values if isinstance(v, str) and len(v) <= 253]
@@ -1463,7 +1466,7 @@ _subdomain_sized = subdomain_lists.map(
 @settings(max_examples=2000, deadline=None)
 def test_names_joined_by_dots_are_subdomains_exactly_when_each_is(values: list[str]) -> None:
     expected = all(reference_subdomain(v) == [] for v in values)
-    assert subdomains.are_dns1123_subdomains(values) == expected
+    assert names.are_dns1123_subdomains(values) == expected
 
 
 @pytest.mark.parametrize(
@@ -1476,7 +1479,7 @@ def test_names_joined_by_dots_are_subdomains_exactly_when_each_is(values: list[s
 )  # fmt: skip
 def test_joined_subdomain_edges(values: list[str]) -> None:
     expected = all(reference_subdomain(v) == [] for v in values)
-    assert subdomains.are_dns1123_subdomains(values) == expected
+    assert names.are_dns1123_subdomains(values) == expected
 
 
 @given(name_like)
@@ -1495,7 +1498,7 @@ def test_csi_driver_name_edges(value: str) -> None:
 def _assert_driver_name_decided_as_the_reference(value: str) -> None:
     valid = reference_csi_driver_name(value, ROOT) == []
     # Exact for ASCII names; any other name ("\u0130" lower-cases to "i" in Go) goes to the exact check.
-    assert subdomains.is_valid_csi_driver_name(value) == (valid and value.isascii())
+    assert names.is_valid_csi_driver_name(value) == (valid and value.isascii())
 
 
 @given(node_names)
@@ -1557,6 +1560,8 @@ def test_claim_specs_report_as_before(class_name: Any, ref: Any, mode: Any) -> N
     spec = {"resourceClassName": class_name, "parametersRef": ref, "allocationMode": mode}
     path = ROOT.child("spec", "spec")
     assert resourceclaim.validate_claim_spec(spec, path) == reference_claim_spec(spec, path)
+
+
 # --- envelope ---
 
 from webhook.admission import (  # noqa: E402
@@ -1674,6 +1679,8 @@ def test_generated_envelopes_read_without_pydantic_as_the_models_read_them(
     for key, index in overrides.items():
         document["request"][key] = copy.deepcopy(_ENVELOPE_VALUES[index])
     _check_envelope(document)
+
+
 # --- meta ---
 # The code-point scanners of `names` against the regexes, on qualified names built from parts whose
 # lengths straddle the limits (a prefix of 253 or 254 characters, a name part of 63 or 64).

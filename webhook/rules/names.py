@@ -155,34 +155,77 @@ def is_valid_dns1123_subdomain(value: str) -> bool:
     return length <= DNS1123_SUBDOMAIN_MAX_LENGTH and _is_subdomain_text(value, 0, length, False)
 
 
-# A long list is checked joined by newlines (which no subdomain holds), with a few C string scans
-# instead of one scan per value: interpreted, a scan costs some 20 times more per character. A
-# subdomain is labels of [-a-z0-9] joined by '.', each label non-empty and starting and ending with
-# [a-z0-9]: so, in the joined text, the only characters are those and the newlines, and no boundary
-# (start, end, '.', newline) meets another boundary or a '-'. The characters no subdomain holds are
-# what is left when the others are deleted, and with every newline made a '.', the boundaries that
-# meet are "..", ".-" and "-.".
-_SUBDOMAIN_LIST_BYTES: Final = b"-abcdefghijklmnopqrstuvwxyz0123456789.\n"
-_JOINED_LIST_MIN_LENGTH: Final = 8
-
-
 def are_valid_dns1123_subdomains(values: Sequence[Any]) -> bool:
     """Whether every value is a string that `IsDNS1123Subdomain` accepts (the 128 node names of a
-    PodSchedulingContext)."""
-    if len(values) < _JOINED_LIST_MIN_LENGTH:
-        return all(type(value) is str and is_valid_dns1123_subdomain(value) for value in values)
-    if not all(type(value) is str and len(value) <= DNS1123_SUBDOMAIN_MAX_LENGTH for value in values):
+    PodSchedulingContext), decided by `are_dns1123_subdomains` in one pass."""
+    checked: list[str] = []
+    for value in values:
+        if type(value) is not str or len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
+            return False
+        checked.append(value)
+    return are_dns1123_subdomains(checked)
+
+
+# --- lists of subdomains judged in one pass ---------------------------------------------------------
+# The kinds' fast paths gather every name of an object that must be a subdomain (node names,
+# allocated instance names, driver names) and ask once, with a few C scans of the names joined by
+# '.', instead of one scan per name. A "valid" here always agrees with `is_valid_dns1123_subdomain`
+# and `validate_csi_driver_name`; any other answer sends the caller to those exact checks.
+
+# Each byte as its class in a subdomain: a letter or a digit reads "a", a separator ('-' or '.') ".",
+# anything else NUL. One C pass of `bytes.translate` then leaves two byte scans: a NUL (memchr) and
+# two separators in a row, the one case of two-byte search left.
+_NAME_CHAR: Final = ord("a")
+_SEPARATOR: Final = ord(".")
+
+
+def _byte_class(byte: int) -> int:
+    char = chr(byte)
+    if char in "0123456789abcdefghijklmnopqrstuvwxyz":
+        return _NAME_CHAR
+    return _SEPARATOR if char in "-." else 0
+
+
+_BYTE_CLASSES: Final = bytes(_byte_class(byte) for byte in range(256))
+
+
+def are_dns1123_subdomains(values: list[str]) -> bool:
+    """Whether every value is a DNS subdomain (`is_valid_dns1123_subdomain`), given strings of at most
+    253 characters (the caller checks both: the length limit is per value).
+
+    The values joined by '.' form a subdomain (ASCII lower-case letters, digits, '-' and '.'; no
+    label empty or starting or ending with '-') exactly when every value is one: each value starts
+    at the start or just after a '.' and ends at the end or just before one, so it is not empty,
+    starts and ends with a letter or a digit, and holds no '.' next to a '.' or a '-'."""
+    if not values:
+        return True
+    joined = ".".join(values)
+    if not joined or not joined.isascii():
         return False
-    joined = "\n".join(values)
-    if joined.count("\n") != len(values) - 1:  # a value with a newline of its own
+    classes = joined.encode("ascii").translate(_BYTE_CLASSES)
+    if b"\0" in classes or classes[0] == _SEPARATOR or classes[-1] == _SEPARATOR:
         return False
-    if not joined or joined[0] in "-.\n" or joined[-1] in "-.\n" or not joined.isascii():
-        return False
-    data = joined.encode("ascii")
-    if data.translate(None, _SUBDOMAIN_LIST_BYTES):
-        return False
-    dotted = data.replace(b"\n", b".")
-    return not (b".." in dotted or b".-" in dotted or b"-." in dotted)
+    if b".." not in classes:  # no two separators in a row: no "..", ".-" or "-."
+        return True
+    # Two separators in a row; all is well only if each pair is "--" (as in "xn--" names).
+    return not (".." in joined or ".-" in joined or "-." in joined)
+
+
+def csi_driver_name_as_subdomain(name: str) -> str | None:
+    """The text that must be a DNS subdomain for `validate_csi_driver_name(name)` to find nothing when
+    the name is ASCII of at most 63 characters: the name lower-cased (Go's `strings.ToLower` changes
+    only A-Z in ASCII text). None for any other name, which the exact check judges (a non-ASCII name
+    may still pass: Go lower-cases U+0130 to "i")."""
+    if not name.isascii() or len(name) > CSI_DRIVER_NAME_MAX_LENGTH:
+        return None
+    return name.lower()
+
+
+def is_valid_csi_driver_name(name: str) -> bool:
+    """True only when `validate_csi_driver_name(name)` finds nothing; exactly that for ASCII names,
+    False for every other name (the exact check decides those)."""
+    subdomain = csi_driver_name_as_subdomain(name)
+    return subdomain is not None and are_dns1123_subdomains([subdomain])
 
 
 def is_valid_qualified_name(value: str) -> bool:
@@ -326,8 +369,8 @@ def validate_csi_driver_name(value: str, path: FieldPath) -> ErrorList:
     Empty gives Required *and* Invalid (the empty string also fails the regex); Go lower-cases the
     driver name before the DNS check, so upper-case letters pass.
     """
-    ascii_within_limit = value.isascii() and len(value) <= CSI_DRIVER_NAME_MAX_LENGTH
-    if ascii_within_limit and is_valid_dns1123_subdomain(value.lower()):  # go_to_lower of ASCII text
+    subdomain = csi_driver_name_as_subdomain(value)
+    if subdomain is not None and is_valid_dns1123_subdomain(subdomain):
         return []
     errs: ErrorList = []
     if not value:

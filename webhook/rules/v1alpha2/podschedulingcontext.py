@@ -14,9 +14,13 @@ from typing import Any, Final
 from webhook.field import ROOT, ErrorList, FieldPath, duplicate, too_long_max_length
 from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.meta import object_meta_update_then, validate_object_meta, validate_object_meta_update
-from webhook.rules.names import DNS1123_SUBDOMAIN_MAX_LENGTH, is_valid_dns1123_subdomain, validate_node_name
+from webhook.rules.names import (
+    DNS1123_SUBDOMAIN_MAX_LENGTH,
+    are_dns1123_subdomains,
+    is_valid_dns1123_subdomain,
+    validate_node_name,
+)
 from webhook.rules.v1alpha2 import resource_v1alpha2
-from webhook.rules.v1alpha2.subdomains import are_dns1123_subdomains
 from webhook.rules.values import mapping, sequence, text
 
 __all__ = [

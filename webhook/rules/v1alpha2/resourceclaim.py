@@ -36,7 +36,10 @@ from webhook.rules.equality import ALLOCATION_RESULT, RESOURCE_CLAIM_SPEC, seman
 from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.names import (
     DNS1123_SUBDOMAIN_MAX_LENGTH,
+    are_dns1123_subdomains,
     byte_length,
+    csi_driver_name_as_subdomain,
+    is_valid_csi_driver_name,
     is_valid_dns1123_subdomain,
     validate_csi_driver_name,
     validate_dns_subdomain,
@@ -46,11 +49,6 @@ from webhook.rules.nodeselector import validate_node_selector
 from webhook.rules.v1alpha2 import resource_v1alpha2
 from webhook.rules.v1alpha2.namedresources import validate_allocation_result_model
 from webhook.rules.v1alpha2.references import is_valid_claim_parameters_ref, validate_claim_parameters_ref
-from webhook.rules.v1alpha2.subdomains import (
-    are_dns1123_subdomains,
-    csi_driver_name_as_subdomain,
-    is_valid_csi_driver_name,
-)
 from webhook.rules.values import flag, mapping, optional_mapping, sequence, text
 
 # Limits of pkg/apis/resource (types.go); length checks count the bytes of the Go string.
