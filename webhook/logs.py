@@ -35,9 +35,19 @@ ACCESS_LOGGER: Final = "webhook.access"
 MAX_LOGGED_CAUSES: Final = 32
 MAX_CAUSE_MESSAGE_CHARS: Final = 512
 
+# A record's `extra=` fields, in order, as one attribute besides one attribute each (`log_with_fields`).
+FIELDS_ATTRIBUTE: Final = "logFields"
+# The number of attributes `LogRecord.__init__` sets.
+_INIT_ATTRIBUTE_COUNT: Final = len(logging.LogRecord("", 0, "", 0, "", None, None).__dict__)
 # The attributes every LogRecord has; anything else on a record came from `extra=`.
 _RECORD_ATTRIBUTES: Final = frozenset(
-    {*logging.LogRecord("", 0, "", 0, "", None, None).__dict__, "message", "asctime", "taskName"}
+    {
+        *logging.LogRecord("", 0, "", 0, "", None, None).__dict__,
+        "message",
+        "asctime",
+        "taskName",
+        FIELDS_ATTRIBUTE,
+    }
 )
 
 log = logging.getLogger(DECISION_LOGGER)
@@ -64,7 +74,7 @@ def configure_logging(*, level: str, log_format: LogFormat, stream: IO[str] | No
     logging._srcfile = None  # no findCaller: pathname, lineno and funcName stay at their defaults
     logging.logThreads = False
     logging.logMultiprocessing = False
-    handler = logging.StreamHandler(stream or sys.stderr)
+    handler = LineHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format is LogFormat.JSON else TextFormatter())
     root = logging.getLogger()
     for old in list(root.handlers):
@@ -73,9 +83,54 @@ def configure_logging(*, level: str, log_format: LogFormat, stream: IO[str] | No
     root.setLevel(level.upper())
 
 
+class LineHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A `StreamHandler` that flushes its stream after each line without taking its lock a second time:
+    `Handler.handle` holds it around `emit` already, and `StreamHandler.flush` would take it again."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            stream = self.stream
+            stream.write(self.format(record) + self.terminator)
+            stream.flush()
+        except RecursionError:
+            raise
+        except Exception:  # as StreamHandler.emit: reported by `handleError`, never raised
+            self.handleError(record)
+
+
+def log_with_fields(
+    logger: logging.Logger, level: int, msg: str, args: tuple[Any, ...], fields: dict[str, Any]
+) -> None:
+    """What `logger.log(level, msg, *args, extra=fields)` would do in its caller's place, the record
+    given `fields` at once rather than one by one (`Logger._log` and `Logger.makeRecord`, which checks
+    each against the record's attributes: the larger part of a line's cost), and all of them, in order,
+    under `FIELDS_ATTRIBUTE` too, which `extra_fields` reads instead of sorting the record's attributes.
+    The record is still made by `logger.makeRecord` and given to `logger.handle`: its level, filters and
+    handlers are the process's. `fields` must not be a record's own attribute names."""
+    if not logger.isEnabledFor(level):
+        return
+    if logging._srcfile:  # records collect where they were logged from (`configure_logging` stops it)
+        pathname, lineno, function, _ = logger.findCaller(False, 2)
+    else:
+        pathname, lineno, function = "(unknown file)", 0, "(unknown function)"
+    record = logger.makeRecord(logger.name, level, pathname, lineno, msg, args, None, function)
+    attributes = record.__dict__
+    attributes.update(fields)
+    attributes[FIELDS_ATTRIBUTE] = fields
+    logger.handle(record)
+
+
 def extra_fields(record: logging.LogRecord) -> dict[str, Any]:
-    """The fields a record was given with `extra=`, in the order they were given."""
-    return {key: value for key, value in record.__dict__.items() if key not in _RECORD_ATTRIBUTES}
+    """The fields a record was given with `extra=` (or by `log_with_fields`), in the order they were
+    given: to read, not to change."""
+    attributes = record.__dict__
+    fields = attributes.get(FIELDS_ATTRIBUTE)
+    # Logged by `log_with_fields`: the attributes past `LogRecord.__init__`'s are `fields` and the one
+    # holding them, unless a handler or filter added or removed some since (a formatter adds `message`);
+    # then the walk below, which this equals.
+    if fields is not None and len(attributes) == _INIT_ATTRIBUTE_COUNT + len(fields) + 1:
+        return fields  # type: ignore[no-any-return]
+    return {key: value for key, value in attributes.items() if key not in _RECORD_ATTRIBUTES}
 
 
 # The last second `_timestamp` printed, and its text up to the seconds: one tuple, replaced whole,
@@ -212,4 +267,5 @@ def log_decision(request: AdmissionRequest, verdict: Verdict) -> None:
         fields["statusMessage"] = str(verdict.status.get("message", ""))[:MAX_CAUSE_MESSAGE_CHARS]
     name = fields["objectName"]
     where = f"{fields['namespace']}/{name}" if fields["namespace"] else name
-    log.info("%s %s %s (%s)", event, fields["kind"], where or "<unnamed>", fields["operation"], extra=fields)
+    args = (event, fields["kind"], where or "<unnamed>", fields["operation"])
+    log_with_fields(log, logging.INFO, "%s %s %s (%s)", args, fields)
