@@ -226,22 +226,25 @@ def request_fields(request: AdmissionRequest) -> dict[str, Any]:
 
 def logged_causes(
     errors: Sequence[FieldError], rendered: Sequence[Mapping[str, str]] | None = None
-) -> list[dict[str, str]]:
+) -> list[Mapping[str, str]]:
     """The causes of a denial as the answer carries them (field, reason, message), each message cut
     to `MAX_CAUSE_MESSAGE_CHARS`, at most `MAX_LOGGED_CAUSES`. `rendered` is the answer's own list
-    of causes (`errors` rendered by `FieldError.cause`), when there is one: copied, not rendered again
-    (rendering a bad value costs more than the rest of the line)."""
+    of causes (`errors` rendered by `FieldError.cause`), when there is one: its causes are logged as
+    they are, a copy only of those whose message is cut (rendering a bad value costs more than the
+    rest of the line)."""
     if rendered is not None and len(rendered) == len(errors):
-        selected = [dict(cause) for cause in rendered[:MAX_LOGGED_CAUSES]]
+        selected = rendered[:MAX_LOGGED_CAUSES]
     else:
         selected = [error.cause() for error in errors[:MAX_LOGGED_CAUSES]]
-    causes = []
-    for cause in selected:
-        message = cause["message"]
-        if len(message) > MAX_CAUSE_MESSAGE_CHARS:
-            cause["message"] = message[: MAX_CAUSE_MESSAGE_CHARS - 3] + "..."
-        causes.append(cause)
-    return causes
+    return [
+        cause if len(cause["message"]) <= MAX_CAUSE_MESSAGE_CHARS else _cut_message(cause)
+        for cause in selected
+    ]
+
+
+def _cut_message(cause: Mapping[str, str]) -> dict[str, str]:
+    message = cause["message"]
+    return {**cause, "message": message[: MAX_CAUSE_MESSAGE_CHARS - 3] + "..."}
 
 
 def log_decision(request: AdmissionRequest, verdict: Verdict) -> None:
@@ -250,21 +253,26 @@ def log_decision(request: AdmissionRequest, verdict: Verdict) -> None:
     Allowed requests are not logged, and neither are internal errors: the judge logged those once,
     with the stack and the same request fields.
     """
-    if verdict.internal_error or (verdict.allowed and not verdict.errors):
+    if (
+        verdict.internal_error
+        or (verdict.allowed and not verdict.errors)
+        or not log.isEnabledFor(logging.INFO)
+    ):
         return
     event = "warned" if verdict.allowed else "denied"
     fields: dict[str, Any] = {"event": event, **request_fields(request), "code": verdict.code}
-    if verdict.status is not None:
-        fields["reason"] = verdict.status.get("reason", "")
+    status = verdict.status
+    if status is not None:
+        fields["reason"] = status.get("reason", "")
     if verdict.errors:
-        details = verdict.status.get("details") if verdict.status is not None else None
-        rendered = details.get("causes") if isinstance(details, Mapping) else None
+        details = status.get("details") if status is not None else None
+        rendered = details.get("causes") if isinstance(details, dict | Mapping) else None
         fields["causes"] = logged_causes(verdict.errors, rendered if isinstance(rendered, list) else None)
         if len(verdict.errors) > MAX_LOGGED_CAUSES:
             fields["causesOmitted"] = len(verdict.errors) - MAX_LOGGED_CAUSES
-    elif verdict.status is not None:
+    elif status is not None:
         # `message` is a LogRecord attribute and cannot be an extra field.
-        fields["statusMessage"] = str(verdict.status.get("message", ""))[:MAX_CAUSE_MESSAGE_CHARS]
+        fields["statusMessage"] = str(status.get("message", ""))[:MAX_CAUSE_MESSAGE_CHARS]
     name = fields["objectName"]
     where = f"{fields['namespace']}/{name}" if fields["namespace"] else name
     args = (event, fields["kind"], where or "<unnamed>", fields["operation"])
