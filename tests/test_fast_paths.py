@@ -1441,3 +1441,12 @@ def test_extra_fields_of_a_record_logged_with_its_fields_read_as_the_walk(
         logger.removeHandler(handler)
     (record,) = records
     assert list(extra_fields(record).items()) == list(_reference_extra_fields(record).items())
+
+
+@given(st.one_of(st.text(), st.text(alphabet=' \t\n\x1c\x85\xa0\u2028\u3000"ab=\\', max_size=6)))
+@settings(max_examples=2000, deadline=None)
+def test_text_log_values_are_quoted_as_any_space_or_quote_asked(value: str) -> None:
+    from webhook.logs import _text_value
+
+    quoted = not value or any(char.isspace() or char == '"' for char in value)
+    assert _text_value(value) == (f'"{value}"' if quoted else value)

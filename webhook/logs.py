@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -193,9 +194,13 @@ class TextFormatter(logging.Formatter):
         return line
 
 
+# A character that makes a text value quoted: `re`'s \s is `str.isspace` (both Py_UNICODE_ISSPACE).
+_QUOTED_CHARACTER: Final = re.compile(r'[\s"]')
+
+
 def _text_value(value: Any) -> str:
     if isinstance(value, str):
-        return value if value and not any(char.isspace() or char == '"' for char in value) else f'"{value}"'
+        return value if value and _QUOTED_CHARACTER.search(value) is None else f'"{value}"'
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float) or value is None:
