@@ -1748,3 +1748,65 @@ def test_deep_documents_print_as_json_dumps_printed_them() -> None:
     for _ in range(300):  # deeper than orjson writes
         deep = [deep]
     assert go_value({"a": deep}) == reference_go_document({"a": deep})
+# --- decisionlog ---
+
+
+def _reference_extra_fields(record: Any) -> dict[str, Any]:
+    """What `webhook.logs.extra_fields` returned before records carried their fields whole: every
+    attribute that is not a LogRecord's own, in the record's order."""
+    import logging
+
+    from webhook.logs import FIELDS_ATTRIBUTE
+
+    own = {*logging.LogRecord("", 0, "", 0, "", None, None).__dict__, "message", "asctime", "taskName"}
+    return {key: value for key, value in record.__dict__.items() if key not in own | {FIELDS_ATTRIBUTE}}
+
+
+@given(
+    fields=st.dictionaries(
+        st.text(alphabet="abcdefgXYZ", min_size=1, max_size=6).map(lambda key: "f" + key),
+        st.one_of(st.integers(), st.text(max_size=5), st.booleans()),
+        max_size=14,
+    ),
+    change=st.sampled_from(["none", "message", "added", "removed"]),
+)
+@settings(max_examples=500, deadline=None)
+def test_extra_fields_of_a_record_logged_with_its_fields_read_as_the_walk(
+    fields: dict[str, Any], change: str
+) -> None:
+    import logging
+
+    from webhook.logs import extra_fields, log_with_fields
+
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if change == "message":
+                logging.Formatter().format(record)  # sets record.message, as caplog's handler does
+            elif change == "added":
+                record.hostname = "node-1"
+            elif change == "removed" and fields:
+                del record.__dict__[next(iter(fields))]
+            records.append(record)
+
+    logger = logging.getLogger("webhook.test.fields")
+    logger.propagate = False
+    logger.setLevel(logging.INFO)
+    handler = Keep()
+    logger.addHandler(handler)
+    try:
+        log_with_fields(logger, logging.INFO, "m %s", ("x",), fields)
+    finally:
+        logger.removeHandler(handler)
+    (record,) = records
+    assert list(extra_fields(record).items()) == list(_reference_extra_fields(record).items())
+
+
+@given(st.one_of(st.text(), st.text(alphabet=' \t\n\x1c\x85\xa0\u2028\u3000"ab=\\', max_size=6)))
+@settings(max_examples=2000, deadline=None)
+def test_text_log_values_are_quoted_as_any_space_or_quote_asked(value: str) -> None:
+    from webhook.logs import _text_value
+
+    quoted = not value or any(char.isspace() or char == '"' for char in value)
+    assert _text_value(value) == (f'"{value}"' if quoted else value)

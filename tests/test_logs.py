@@ -316,3 +316,99 @@ def test_a_create_with_generate_name_takes_the_name_from_the_object_when_there_i
     document = admission_review(resource_claim("from-object"))
     document["request"]["name"] = ""
     assert request_fields(request_of(document))["objectName"] == "from-object"
+
+
+# --- the exact bytes of a decision line ----------------------------------------------------------------
+
+
+def _fixed_time_and_pid(record: logging.LogRecord) -> bool:
+    record.created = 1_700_000_000.25
+    record.process = 42
+    return True
+
+
+def logged_bytes(log_format: LogFormat, request: AdmissionRequest, verdict: Any) -> str:
+    """What `configure_logging`'s handler writes for one decision, the time and pid fixed."""
+    stream = io.StringIO()
+    configure_logging(level="info", log_format=log_format, stream=stream)
+    (handler,) = logging.getLogger().handlers
+    handler.addFilter(_fixed_time_and_pid)
+    log_decision(request, verdict)
+    return stream.getvalue()
+
+
+DENIAL_JSON = (
+    '{"time":"2023-11-14T22:13:20.250Z","level":"info","logger":"webhook.decision",'
+    '"msg":"denied ResourceClaim default/claim (UPDATE)","pid":42,"event":"denied","uid":"u-deny",'
+    '"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1alpha2","namespace":"default",'
+    '"objectName":"claim","operation":"UPDATE","subresource":"status","user":"kubernetes-admin",'
+    '"dryRun":false,"code":422,"reason":"Invalid","causes":[{"reason":"FieldValueTooLong",'
+    '"message":"Too long: may not be longer than 32","field":"status.reservedFor"}]}\n'
+)
+DENIAL_TEXT = (
+    "2023-11-14T22:13:20.250Z INFO    webhook.decision: denied ResourceClaim default/claim (UPDATE) "
+    "event=denied uid=u-deny kind=ResourceClaim apiVersion=resource.k8s.io/v1alpha2 namespace=default "
+    "objectName=claim operation=UPDATE subresource=status user=kubernetes-admin dryRun=false code=422 "
+    'reason=Invalid causes=[{"reason":"FieldValueTooLong","message":"Too long: may not be longer than 32",'
+    '"field":"status.reservedFor"}]\n'
+)
+FORBIDDEN_JSON = (
+    '{"time":"2023-11-14T22:13:20.250Z","level":"info","logger":"webhook.decision",'
+    '"msg":"denied Foo default/claim (CREATE)","pid":42,"event":"denied","uid":"u-unknown",'
+    '"kind":"Foo","apiVersion":"example.com/v1","namespace":"default","objectName":"claim",'
+    '"operation":"CREATE","subresource":"","user":"kubernetes-admin","dryRun":false,"code":403,'
+    '"reason":"Forbidden","statusMessage":"dra-webhook does not validate example.com/v1, Kind=Foo and '
+    'its unknown-kind policy is deny"}\n'
+)
+FORBIDDEN_TEXT = (
+    "2023-11-14T22:13:20.250Z INFO    webhook.decision: denied Foo default/claim (CREATE) event=denied "
+    "uid=u-unknown kind=Foo apiVersion=example.com/v1 namespace=default objectName=claim "
+    'operation=CREATE subresource="" user=kubernetes-admin dryRun=false code=403 reason=Forbidden '
+    'statusMessage="dra-webhook does not validate example.com/v1, Kind=Foo and its unknown-kind policy '
+    'is deny"\n'
+)
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+@pytest.mark.parametrize(
+    ("log_format", "expected"), [(LogFormat.JSON, DENIAL_JSON), (LogFormat.TEXT, DENIAL_TEXT)]
+)
+def test_a_denial_line_is_exactly_these_bytes(log_format: LogFormat, expected: str) -> None:
+    request = request_of(too_many_consumers())
+    assert logged_bytes(log_format, request, Judge.build().judge(request)) == expected
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+@pytest.mark.parametrize(
+    ("log_format", "expected"), [(LogFormat.JSON, FORBIDDEN_JSON), (LogFormat.TEXT, FORBIDDEN_TEXT)]
+)
+def test_a_denial_without_causes_is_exactly_these_bytes(log_format: LogFormat, expected: str) -> None:
+    request = request_of(
+        admission_review(resource_claim(), kind="Foo", group="example.com", version="v1", uid="u-unknown")
+    )
+    judge = Judge.build(PolicySettings(unknown_kind=UnknownKindPolicy.DENY))
+    assert logged_bytes(log_format, request, judge.judge(request)) == expected
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_log_level_warning_silences_decision_lines() -> None:
+    request = request_of(too_many_consumers())
+    verdict = Judge.build().judge(request)
+    stream = io.StringIO()
+    configure_logging(level="warning", log_format=LogFormat.JSON, stream=stream)
+    log_decision(request, verdict)
+    assert stream.getvalue() == ""
+
+
+def test_a_decision_line_is_a_record_for_every_handler(caplog: pytest.LogCaptureFixture) -> None:
+    request = request_of(too_many_consumers())
+    verdict = Judge.build().judge(request)
+    with caplog.at_level(logging.INFO, logger="webhook.decision"):
+        log_decision(request, verdict)
+    (captured,) = caplog.records
+    assert captured.name == "webhook.decision"
+    assert captured.levelno == logging.INFO
+    assert captured.getMessage() == "denied ResourceClaim default/claim (UPDATE)"
+    assert captured.uid == "u-deny"  # type: ignore[attr-defined]
+    assert captured.reason == "Invalid"  # type: ignore[attr-defined]
+    assert captured.funcName == "log_decision"  # where it was logged, when records collect it

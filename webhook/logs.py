@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -35,9 +36,19 @@ ACCESS_LOGGER: Final = "webhook.access"
 MAX_LOGGED_CAUSES: Final = 32
 MAX_CAUSE_MESSAGE_CHARS: Final = 512
 
+# A record's `extra=` fields, in order, as one attribute besides one attribute each (`log_with_fields`).
+FIELDS_ATTRIBUTE: Final = "logFields"
+# The number of attributes `LogRecord.__init__` sets.
+_INIT_ATTRIBUTE_COUNT: Final = len(logging.LogRecord("", 0, "", 0, "", None, None).__dict__)
 # The attributes every LogRecord has; anything else on a record came from `extra=`.
 _RECORD_ATTRIBUTES: Final = frozenset(
-    {*logging.LogRecord("", 0, "", 0, "", None, None).__dict__, "message", "asctime", "taskName"}
+    {
+        *logging.LogRecord("", 0, "", 0, "", None, None).__dict__,
+        "message",
+        "asctime",
+        "taskName",
+        FIELDS_ATTRIBUTE,
+    }
 )
 
 log = logging.getLogger(DECISION_LOGGER)
@@ -64,7 +75,7 @@ def configure_logging(*, level: str, log_format: LogFormat, stream: IO[str] | No
     logging._srcfile = None  # no findCaller: pathname, lineno and funcName stay at their defaults
     logging.logThreads = False
     logging.logMultiprocessing = False
-    handler = logging.StreamHandler(stream or sys.stderr)
+    handler = LineHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format is LogFormat.JSON else TextFormatter())
     root = logging.getLogger()
     for old in list(root.handlers):
@@ -73,9 +84,54 @@ def configure_logging(*, level: str, log_format: LogFormat, stream: IO[str] | No
     root.setLevel(level.upper())
 
 
+class LineHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A `StreamHandler` that flushes its stream after each line without taking its lock a second time:
+    `Handler.handle` holds it around `emit` already, and `StreamHandler.flush` would take it again."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            stream = self.stream
+            stream.write(self.format(record) + self.terminator)
+            stream.flush()
+        except RecursionError:
+            raise
+        except Exception:  # as StreamHandler.emit: reported by `handleError`, never raised
+            self.handleError(record)
+
+
+def log_with_fields(
+    logger: logging.Logger, level: int, msg: str, args: tuple[Any, ...], fields: dict[str, Any]
+) -> None:
+    """What `logger.log(level, msg, *args, extra=fields)` would do in its caller's place, the record
+    given `fields` at once rather than one by one (`Logger._log` and `Logger.makeRecord`, which checks
+    each against the record's attributes: the larger part of a line's cost), and all of them, in order,
+    under `FIELDS_ATTRIBUTE` too, which `extra_fields` reads instead of sorting the record's attributes.
+    The record is still made by `logger.makeRecord` and given to `logger.handle`: its level, filters and
+    handlers are the process's. `fields` must not be a record's own attribute names."""
+    if not logger.isEnabledFor(level):
+        return
+    if logging._srcfile:  # records collect where they were logged from (`configure_logging` stops it)
+        pathname, lineno, function, _ = logger.findCaller(False, 2)
+    else:
+        pathname, lineno, function = "(unknown file)", 0, "(unknown function)"
+    record = logger.makeRecord(logger.name, level, pathname, lineno, msg, args, None, function)
+    attributes = record.__dict__
+    attributes.update(fields)
+    attributes[FIELDS_ATTRIBUTE] = fields
+    logger.handle(record)
+
+
 def extra_fields(record: logging.LogRecord) -> dict[str, Any]:
-    """The fields a record was given with `extra=`, in the order they were given."""
-    return {key: value for key, value in record.__dict__.items() if key not in _RECORD_ATTRIBUTES}
+    """The fields a record was given with `extra=` (or by `log_with_fields`), in the order they were
+    given: to read, not to change."""
+    attributes = record.__dict__
+    fields = attributes.get(FIELDS_ATTRIBUTE)
+    # Logged by `log_with_fields`: the attributes past `LogRecord.__init__`'s are `fields` and the one
+    # holding them, unless a handler or filter added or removed some since (a formatter adds `message`);
+    # then the walk below, which this equals.
+    if fields is not None and len(attributes) == _INIT_ATTRIBUTE_COUNT + len(fields) + 1:
+        return fields  # type: ignore[no-any-return]
+    return {key: value for key, value in attributes.items() if key not in _RECORD_ATTRIBUTES}
 
 
 # The last second `_timestamp` printed, and its text up to the seconds: one tuple, replaced whole,
@@ -138,9 +194,13 @@ class TextFormatter(logging.Formatter):
         return line
 
 
+# A character that makes a text value quoted: `re`'s \s is `str.isspace` (both Py_UNICODE_ISSPACE).
+_QUOTED_CHARACTER: Final = re.compile(r'[\s"]')
+
+
 def _text_value(value: Any) -> str:
     if isinstance(value, str):
-        return value if value and not any(char.isspace() or char == '"' for char in value) else f'"{value}"'
+        return value if value and _QUOTED_CHARACTER.search(value) is None else f'"{value}"'
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float) or value is None:
@@ -171,22 +231,25 @@ def request_fields(request: AdmissionRequest) -> dict[str, Any]:
 
 def logged_causes(
     errors: Sequence[FieldError], rendered: Sequence[Mapping[str, str]] | None = None
-) -> list[dict[str, str]]:
+) -> list[Mapping[str, str]]:
     """The causes of a denial as the answer carries them (field, reason, message), each message cut
     to `MAX_CAUSE_MESSAGE_CHARS`, at most `MAX_LOGGED_CAUSES`. `rendered` is the answer's own list
-    of causes (`errors` rendered by `FieldError.cause`), when there is one: copied, not rendered again
-    (rendering a bad value costs more than the rest of the line)."""
+    of causes (`errors` rendered by `FieldError.cause`), when there is one: its causes are logged as
+    they are, a copy only of those whose message is cut (rendering a bad value costs more than the
+    rest of the line)."""
     if rendered is not None and len(rendered) == len(errors):
-        selected = [dict(cause) for cause in rendered[:MAX_LOGGED_CAUSES]]
+        selected = rendered[:MAX_LOGGED_CAUSES]
     else:
         selected = [error.cause() for error in errors[:MAX_LOGGED_CAUSES]]
-    causes = []
-    for cause in selected:
-        message = cause["message"]
-        if len(message) > MAX_CAUSE_MESSAGE_CHARS:
-            cause["message"] = message[: MAX_CAUSE_MESSAGE_CHARS - 3] + "..."
-        causes.append(cause)
-    return causes
+    return [
+        cause if len(cause["message"]) <= MAX_CAUSE_MESSAGE_CHARS else _cut_message(cause)
+        for cause in selected
+    ]
+
+
+def _cut_message(cause: Mapping[str, str]) -> dict[str, str]:
+    message = cause["message"]
+    return {**cause, "message": message[: MAX_CAUSE_MESSAGE_CHARS - 3] + "..."}
 
 
 def log_decision(request: AdmissionRequest, verdict: Verdict) -> None:
@@ -195,21 +258,27 @@ def log_decision(request: AdmissionRequest, verdict: Verdict) -> None:
     Allowed requests are not logged, and neither are internal errors: the judge logged those once,
     with the stack and the same request fields.
     """
-    if verdict.internal_error or (verdict.allowed and not verdict.errors):
+    if (
+        verdict.internal_error
+        or (verdict.allowed and not verdict.errors)
+        or not log.isEnabledFor(logging.INFO)
+    ):
         return
     event = "warned" if verdict.allowed else "denied"
     fields: dict[str, Any] = {"event": event, **request_fields(request), "code": verdict.code}
-    if verdict.status is not None:
-        fields["reason"] = verdict.status.get("reason", "")
+    status = verdict.status
+    if status is not None:
+        fields["reason"] = status.get("reason", "")
     if verdict.errors:
-        details = verdict.status.get("details") if verdict.status is not None else None
-        rendered = details.get("causes") if isinstance(details, Mapping) else None
+        details = status.get("details") if status is not None else None
+        rendered = details.get("causes") if isinstance(details, dict | Mapping) else None
         fields["causes"] = logged_causes(verdict.errors, rendered if isinstance(rendered, list) else None)
         if len(verdict.errors) > MAX_LOGGED_CAUSES:
             fields["causesOmitted"] = len(verdict.errors) - MAX_LOGGED_CAUSES
-    elif verdict.status is not None:
+    elif status is not None:
         # `message` is a LogRecord attribute and cannot be an extra field.
-        fields["statusMessage"] = str(verdict.status.get("message", ""))[:MAX_CAUSE_MESSAGE_CHARS]
+        fields["statusMessage"] = str(status.get("message", ""))[:MAX_CAUSE_MESSAGE_CHARS]
     name = fields["objectName"]
     where = f"{fields['namespace']}/{name}" if fields["namespace"] else name
-    log.info("%s %s %s (%s)", event, fields["kind"], where or "<unnamed>", fields["operation"], extra=fields)
+    args = (event, fields["kind"], where or "<unnamed>", fields["operation"])
+    log_with_fields(log, logging.INFO, "%s %s %s (%s)", args, fields)
