@@ -37,9 +37,6 @@ MAX_LOGGED_CAUSES: Final = 32
 MAX_CAUSE_MESSAGE_CHARS: Final = 512
 
 # A record's `extra=` fields, in order, as one attribute besides one attribute each (`log_with_fields`).
-FIELDS_ATTRIBUTE: Final = "logFields"
-# The number of attributes `LogRecord.__init__` sets.
-_INIT_ATTRIBUTE_COUNT: Final = len(logging.LogRecord("", 0, "", 0, "", None, None).__dict__)
 # The attributes every LogRecord has; anything else on a record came from `extra=`.
 _RECORD_ATTRIBUTES: Final = frozenset(
     {
@@ -47,7 +44,6 @@ _RECORD_ATTRIBUTES: Final = frozenset(
         "message",
         "asctime",
         "taskName",
-        FIELDS_ATTRIBUTE,
     }
 )
 
@@ -104,10 +100,9 @@ def log_with_fields(
 ) -> None:
     """What `logger.log(level, msg, *args, extra=fields)` would do in its caller's place, the record
     given `fields` at once rather than one by one (`Logger._log` and `Logger.makeRecord`, which checks
-    each against the record's attributes: the larger part of a line's cost), and all of them, in order,
-    under `FIELDS_ATTRIBUTE` too, which `extra_fields` reads instead of sorting the record's attributes.
-    The record is still made by `logger.makeRecord` and given to `logger.handle`: its level, filters and
-    handlers are the process's. `fields` must not be a record's own attribute names."""
+    each against the record's attributes: the larger part of a line's cost). The record is still made
+    by `logger.makeRecord` and given to `logger.handle`: its level, filters and handlers are the
+    process's. `fields` must not be a record's own attribute names."""
     if not logger.isEnabledFor(level):
         return
     if logging._srcfile:  # records collect where they were logged from (`configure_logging` stops it)
@@ -115,23 +110,14 @@ def log_with_fields(
     else:
         pathname, lineno, function = "(unknown file)", 0, "(unknown function)"
     record = logger.makeRecord(logger.name, level, pathname, lineno, msg, args, None, function)
-    attributes = record.__dict__
-    attributes.update(fields)
-    attributes[FIELDS_ATTRIBUTE] = fields
+    record.__dict__.update(fields)
     logger.handle(record)
 
 
 def extra_fields(record: logging.LogRecord) -> dict[str, Any]:
     """The fields a record was given with `extra=` (or by `log_with_fields`), in the order they were
-    given: to read, not to change."""
-    attributes = record.__dict__
-    fields = attributes.get(FIELDS_ATTRIBUTE)
-    # Logged by `log_with_fields`: the attributes past `LogRecord.__init__`'s are `fields` and the one
-    # holding them, unless a handler or filter added or removed some since (a formatter adds `message`);
-    # then the walk below, which this equals.
-    if fields is not None and len(attributes) == _INIT_ATTRIBUTE_COUNT + len(fields) + 1:
-        return fields  # type: ignore[no-any-return]
-    return {key: value for key, value in attributes.items() if key not in _RECORD_ATTRIBUTES}
+    given, as they are now: a filter that rewrote one (a redaction, say) is printed as it left it."""
+    return {key: value for key, value in record.__dict__.items() if key not in _RECORD_ATTRIBUTES}
 
 
 # The last second `_timestamp` printed, and its text up to the seconds: one tuple, replaced whole,
