@@ -204,9 +204,11 @@ class HeldRequest:
 
 
 async def connection_refused(port: int) -> bool:
+    """Whether nothing accepts connections on `port`. A reset counts as a refusal: a connection caught
+    in the backlog of a listener that is closing at that moment is reset, never accepted."""
     try:
         _, writer = await asyncio.open_connection("127.0.0.1", port)
-    except ConnectionRefusedError:
+    except (ConnectionRefusedError, ConnectionResetError):
         return True
     writer.close()
     return False

@@ -334,9 +334,9 @@ def test_the_least_recently_used_selector_leaves_first() -> None:
 )
 def test_a_hostile_10000_character_selector_is_answered_quickly(expression: str, issues: str) -> None:
     assert len(expression) >= 9999
-    started = time.monotonic()
+    started = time.process_time()  # CPU time: what a hostile selector costs, whatever else runs
     error_type, _, text = only_error(expression)
-    elapsed = time.monotonic() - started
+    elapsed = time.process_time() - started
     assert error_type is ErrorType.INVALID
     assert text.endswith(f": compilation failed: {issues}")
     assert elapsed < 5, f"{elapsed:.2f}s"  # generous for a loaded 2-core machine; ~0.1-0.9s here
@@ -344,9 +344,9 @@ def test_a_hostile_10000_character_selector_is_answered_quickly(expression: str,
 
 def test_an_expression_over_100000_code_points_is_rejected_before_parsing() -> None:
     expression = "a" * 100_001
-    started = time.monotonic()
+    started = time.process_time()
     _, _, text = only_error(expression)
-    assert time.monotonic() - started < 1
+    assert time.process_time() - started < 1
     assert text.endswith(
         "compilation failed: ERROR: <input>:-1:0: expression code point size exceeds limit: "
         "size: 100001, limit 100000"
