@@ -400,7 +400,12 @@ def test_log_level_warning_silences_decision_lines() -> None:
     assert stream.getvalue() == ""
 
 
-def test_a_decision_line_is_a_record_for_every_handler(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_decision_line_is_a_record_for_every_handler(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Records collect where they were logged from unless `configure_logging` stopped it (an earlier
+    # test of the session may have run the CLI): collect it here, as `logging` does by default.
+    monkeypatch.setattr(logging, "_srcfile", os.path.normcase(logging.addLevelName.__code__.co_filename))
     request = request_of(too_many_consumers())
     verdict = Judge.build().judge(request)
     with caplog.at_level(logging.INFO, logger="webhook.decision"):
