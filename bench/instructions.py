@@ -5,7 +5,7 @@ the neighbours' load, unlike timings on a shared machine (repeatable to about 0.
     DRA_WEBHOOK_PURE_PYTHON=1 .venv/bin/python bench/instructions.py   # the same, rules in pure Python
 
 Each review is what the server does with a body beyond HTTP and TLS: `parse_review` (orjson and the
-pydantic envelope), `Judge.judge` (structural check, rules, namespace policy, verdict) and the
+envelope), `Judge.judge` (structural check, rules, namespace policy, verdict) and the
 answer's `orjson.dumps`, over the mix of bench/reviews.py in its interleaved order. This script runs
 itself twice under `valgrind --tool=callgrind` (valgrind is a Debian package), after the same
 imports and warm-up, once with no measured rounds and once with `--rounds`, and divides the
