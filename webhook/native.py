@@ -2,7 +2,7 @@
 
 The structural check, the field errors and every rule (`COMPILED_SOURCES`) are compiled by mypyc
 when the project is installed (`setup.py`): the same code, type-checked by `mypy --strict`, runs as
-a C extension at about a third less CPU per review. The build is a cache of the sources, and this
+a C extension at about 45 % fewer instructions per review. The build is a cache of the sources, and this
 module makes sure a stale cache is never used:
 
 * the build writes `BUILD_RECORD` next to the extensions: the sha256 of every source it compiled;
