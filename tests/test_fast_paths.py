@@ -513,6 +513,17 @@ def test_structural_check_finds_the_same_with_and_without_shortcuts(which: int, 
         assert found.warnings == expected.warnings
 
 
+def assert_consumers_check_as_without_shortcuts(reserved_for: list[Any]) -> None:
+    """A claim whose reservedFor is `reserved_for` gets the same findings from the checkers with and
+    without their shortcuts, with and without required fields reported."""
+    gvk = GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim")
+    claim = {"metadata": {"name": "c"}, "status": {"reservedFor": reserved_for}}
+    for fast, slow in ((FAST, SLOW), (FAST_REQUIRED, SLOW_REQUIRED)):
+        found, expected = fast.check(gvk, claim), slow.check(gvk, claim)
+        assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
+        assert found.warnings == expected.warnings
+
+
 @pytest.mark.parametrize(
     "reserved_for",
     [
@@ -527,12 +538,7 @@ def test_structural_check_finds_the_same_with_and_without_shortcuts(which: int, 
     ],
 )
 def test_consumer_lists_check_the_same_with_and_without_shortcuts(reserved_for: list[Any]) -> None:
-    gvk = GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim")
-    claim = {"metadata": {"name": "c"}, "status": {"reservedFor": reserved_for}}
-    for fast, slow in ((FAST, SLOW), (FAST_REQUIRED, SLOW_REQUIRED)):
-        found, expected = fast.check(gvk, claim), slow.check(gvk, claim)
-        assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
-        assert found.warnings == expected.warnings
+    assert_consumers_check_as_without_shortcuts(reserved_for)
 
 
 def test_the_shortcuts_are_taken() -> None:
@@ -1421,12 +1427,7 @@ def _consumer_lists(draw: st.DrawFn) -> list[Any]:
 @given(_consumer_lists())
 @settings(max_examples=400, deadline=None)
 def test_consumer_items_check_the_same_with_and_without_shortcuts(reserved_for: list[Any]) -> None:
-    gvk = GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim")
-    claim = {"metadata": {"name": "c"}, "status": {"reservedFor": reserved_for}}
-    for fast, slow in ((FAST, SLOW), (FAST_REQUIRED, SLOW_REQUIRED)):
-        found, expected = fast.check(gvk, claim), slow.check(gvk, claim)
-        assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
-        assert found.warnings == expected.warnings
+    assert_consumers_check_as_without_shortcuts(reserved_for)
 
 
 @pytest.mark.parametrize(

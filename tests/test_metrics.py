@@ -561,16 +561,21 @@ def test_reviews_wait_in_the_tallies_until_a_flush() -> None:
     )
 
 
+async def answer_one_review(client: Any) -> None:
+    """POST one allowed ResourceClaim review and expect it answered."""
+    response = await client.post(
+        "/validate", data=orjson.dumps(admission_review(resource_claim())), headers=JSON_HEADERS
+    )
+    assert response.status == 200
+
+
 async def test_the_server_flushes_on_its_timer(
     aiohttp_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 0.02)
     app = create_app(Settings())
     client = await aiohttp_client(app)
-    response = await client.post(
-        "/validate", data=orjson.dumps(admission_review(resource_claim())), headers=JSON_HEADERS
-    )
-    assert response.status == 200
+    await answer_one_review(client)
     metrics = app[METRICS_KEY]
     for _ in range(250):
         if (
@@ -594,10 +599,7 @@ async def test_the_server_flushes_when_it_stops(
     app = create_app(Settings())
     client = await aiohttp_client(app)
     for _ in range(2):
-        response = await client.post(
-            "/validate", data=orjson.dumps(admission_review(resource_claim())), headers=JSON_HEADERS
-        )
-        assert response.status == 200
+        await answer_one_review(client)
     metrics = app[METRICS_KEY]
     durations = "dra_webhook_request_duration_seconds_count"
     assert sample(instrument_samples(metrics), durations, kind="ResourceClaim") == 0  # not yet flushed
@@ -611,10 +613,7 @@ async def test_a_scrape_flushes_first_and_reads_the_requests_in_flight(
     monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 3600.0)
     app = create_app(Settings())
     client = await aiohttp_client(app)
-    response = await client.post(
-        "/validate", data=orjson.dumps(admission_review(resource_claim())), headers=JSON_HEADERS
-    )
-    assert response.status == 200
+    await answer_one_review(client)
     registry = single_process_registry(app[METRICS_KEY])
     app[TRAFFIC_KEY].enter()  # as a review being read
     samples = metric_samples(generate_latest(registry).decode())
