@@ -1506,8 +1506,8 @@ def _assert_driver_name_decided_as_the_reference(value: str) -> None:
 @settings(max_examples=500, deadline=None)
 def test_node_lists_are_valid_exactly_when_each_name_is(items: list[Any]) -> None:
     expected = all(isinstance(v, str) and reference_subdomain(v) == [] for v in items)
-    assert podschedulingcontext.are_valid_node_names(items) == expected
-    assert podschedulingcontext.are_valid_node_names(tuple(items)) is False
+    assert names.are_valid_dns1123_subdomains(items) == expected
+    assert names.are_valid_dns1123_subdomains(tuple(items)) == expected
 
 
 @pytest.mark.parametrize("field", ["resource", "name", "uid"])

@@ -623,3 +623,21 @@ async def test_a_scrape_flushes_first_and_reads_the_requests_in_flight(
     samples = metric_samples(generate_latest(registry).decode())
     assert sample(samples, "dra_webhook_requests_in_flight") == 0
     assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim") == 1
+
+
+def test_a_scrape_answers_with_what_the_instruments_hold_when_the_flush_fails(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    metrics = Metrics(REGISTRY)
+    metrics.observe_review(
+        parse_review(orjson.dumps(admission_review(resource_claim()))).request, allowed(), 0.001
+    )
+    metrics.flush()
+
+    def broken_flush(self: Metrics) -> None:
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(Metrics, "flush", broken_flush)
+    samples = metric_samples(generate_latest(metrics.registry).decode())
+    assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim") == 1
+    assert [record.getMessage() for record in caplog.records] == ["cannot write the metrics"]

@@ -104,36 +104,41 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
 
 
-class _KindModel(_Model):
-    group: str = ""
-    version: str
-    kind: str
+class _Models:
+    """The reference reading of an envelope (pydantic): what it accepts, its values and its error
+    messages. The classes keep the names the public ones had when they were these models, since
+    pydantic's messages name them ("instance of ReviewKind")."""
+
+    class ReviewKind(_Model):
+        group: str = ""
+        version: str
+        kind: str
+
+    class UserInfo(_Model):
+        username: str = ""
+        uid: str = ""
+        groups: tuple[str, ...] | None = None
+
+    class AdmissionRequest(_Model):
+        uid: str = Field(min_length=1)
+        kind: _Models.ReviewKind
+        sub_resource: str = Field("", alias="subResource")
+        name: str = ""
+        namespace: str = ""
+        operation: Operation
+        user_info: _Models.UserInfo | None = Field(None, alias="userInfo")
+        object: Any = None
+        old_object: Any = Field(None, alias="oldObject")
+        dry_run: bool | None = Field(None, alias="dryRun")
+
+    class AdmissionReview(_Model):
+        api_version: str = Field(alias="apiVersion")
+        request: _Models.AdmissionRequest
 
 
-class _UserInfoModel(_Model):
-    username: str = ""
-    uid: str = ""
-    groups: tuple[str, ...] | None = None
-
-
-class _RequestModel(_Model):
-    uid: str = Field(min_length=1)
-    kind: _KindModel
-    sub_resource: str = Field("", alias="subResource")
-    name: str = ""
-    namespace: str = ""
-    operation: Operation
-    user_info: _UserInfoModel | None = Field(None, alias="userInfo")
-    object: Any = None
-    old_object: Any = Field(None, alias="oldObject")
-    dry_run: bool | None = Field(None, alias="dryRun")
-
-
-class _ReviewModel(_Model):
-    """The reference reading of an envelope: what it accepts, its values and its error messages."""
-
-    api_version: str = Field(alias="apiVersion")
-    request: _RequestModel
+_Models.AdmissionRequest.model_rebuild()
+_Models.AdmissionReview.model_rebuild()
+_ReviewModel = _Models.AdmissionReview
 
 
 def _from_model(model: _ReviewModel) -> AdmissionReview:
@@ -557,7 +562,11 @@ def parse_review(body: bytes | str | Mapping[str, Any]) -> AdmissionReview:
     """Read an AdmissionReview from bytes or a decoded dict, or raise `UnreadableReview` (400)."""
     if isinstance(body, Mapping):
         document: Any = body
+        # A dict made by anyone may hold what no JSON text decodes to (a lone surrogate, say): the
+        # models read it, as they read everything but a well-formed body decoded here.
+        decoded_here = False
     else:
+        decoded_here = True
         try:
             document = orjson.loads(body)
         except orjson.JSONDecodeError as error:
@@ -575,7 +584,7 @@ def parse_review(body: bytes | str | Mapping[str, Any]) -> AdmissionReview:
         raise UnreadableReview(400, f"expected kind AdmissionReview, got {document.get('kind')!r}")
     if not isinstance(document.get("request"), Mapping):
         raise UnreadableReview(400, "AdmissionReview has no request")
-    if type(document) is dict:
+    if decoded_here and type(document) is dict:
         envelope = _read_envelope(document)
         if envelope is not None:
             return envelope

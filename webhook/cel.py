@@ -35,7 +35,7 @@ character expression is answered in well under a second (deep nesting hits cel-g
 limit long before); a pathological one that still runs past the budget is rejected as Invalid
 with `TOO_COMPLEX_DETAIL` -- the one verdict Kubernetes would not give (it has no time limit).
 One object may carry hundreds of selectors, so the compilations of one review also share a budget,
-`REVIEW_COMPILE_CPU_SECONDS`, opened by the judge with `review_budget()`: once it is spent, the
+`REVIEW_COMPILE_CPU_SECONDS`, opened by the judge per review (`open_review_budget`): once it is spent, the
 selectors still to compile are answered Invalid with `BUDGET_SPENT_DETAIL` (not cached: another
 review compiles them afresh), and a worker never spends more than that on one review's selectors.
 Compiled results are memoised per (expression, environment) in an LRU cache bounded in entries and

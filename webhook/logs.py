@@ -36,7 +36,6 @@ ACCESS_LOGGER: Final = "webhook.access"
 MAX_LOGGED_CAUSES: Final = 32
 MAX_CAUSE_MESSAGE_CHARS: Final = 512
 
-# A record's `extra=` fields, in order, as one attribute besides one attribute each (`log_with_fields`).
 # The attributes every LogRecord has; anything else on a record came from `extra=`.
 _RECORD_ATTRIBUTES: Final = frozenset(
     {
@@ -88,7 +87,8 @@ class LineHandler(logging.StreamHandler):  # type: ignore[type-arg]
         try:
             stream = self.stream
             stream.write(self.format(record) + self.terminator)
-            stream.flush()
+            if hasattr(stream, "flush"):  # as StreamHandler.flush
+                stream.flush()
         except RecursionError:
             raise
         except Exception:  # as StreamHandler.emit: reported by `handleError`, never raised

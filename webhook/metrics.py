@@ -17,6 +17,7 @@ most `MAX_FIELD_LABELS` distinct paths are kept per process, the rest counted as
 
 from __future__ import annotations
 
+import logging
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping
@@ -31,6 +32,8 @@ from webhook.rules.kinds import GroupVersionKind, KindRules
 
 if TYPE_CHECKING:
     from webhook.admission import AdmissionRequest, Verdict
+
+log = logging.getLogger("webhook.metrics")
 
 PREFIX: Final = "dra_webhook"
 # A review is judged in well under a millisecond to a few milliseconds; the apiserver gives up after
@@ -108,7 +111,10 @@ class _FlushOnCollect(Collector):
         self._metrics = metrics
 
     def collect(self) -> Iterator[Metric]:
-        self._metrics.flush()
+        try:
+            self._metrics.flush()
+        except Exception:  # the scrape still answers, with what the instruments hold
+            log.exception("cannot write the metrics", extra={"event": "error"})
         return iter(())
 
 

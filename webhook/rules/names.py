@@ -75,12 +75,12 @@ def byte_length(value: str) -> int:
     return len(value.encode("utf-8", "surrogatepass"))
 
 
-# Fast paths. Every name regex below spells its character classes as ASCII ranges, so a string that
+# Fast paths. Every name regex above spells its character classes as ASCII ranges, so a string that
 # matches one is ASCII and its length in characters is its length in bytes: a match within the
 # length limit is a valid value, decided without building any list. Only invalid values take the
-# slow path that collects Go's messages. The fast tests scan the text code point by code point
-# (`ord(value[i])` compiles to a direct read of the string's buffer), which costs a fraction of a
-# regex call; each scanner says which regex it is equivalent to.
+# slow path that collects Go's messages. The fast tests below do not call the regexes: they scan the
+# text code point by code point (`ord(value[i])` compiles to a direct read of the string's buffer),
+# which costs a fraction of a regex call; each scanner says which regex it is equivalent to.
 
 _DASH: Final = 45  # '-'
 _DOT: Final = 46  # '.'
@@ -156,8 +156,9 @@ def is_valid_dns1123_subdomain(value: str) -> bool:
 
 
 def are_valid_dns1123_subdomains(values: Sequence[Any]) -> bool:
-    """Whether every value is a string that `IsDNS1123Subdomain` accepts (the 128 node names of a
-    PodSchedulingContext), decided by `are_dns1123_subdomains` in one pass."""
+    """Whether every value is a string that `IsDNS1123Subdomain` accepts, decided by
+    `are_dns1123_subdomains` in one pass: the `are_valid_items` shortcut of `validate_slice_is_a_set`
+    for the node lists of a PodSchedulingContext."""
     checked: list[str] = []
     for value in values:
         if type(value) is not str or len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:

@@ -17,6 +17,7 @@ from webhook.rules.meta import object_meta_update_then, validate_object_meta, va
 from webhook.rules.names import (
     DNS1123_SUBDOMAIN_MAX_LENGTH,
     are_dns1123_subdomains,
+    are_valid_dns1123_subdomains,
     is_valid_dns1123_subdomain,
     validate_node_name,
 )
@@ -79,7 +80,7 @@ def validate_pod_scheduling_context(context: Obj) -> ErrorList:
         validate_node_name,
         ROOT.child("spec", "potentialNodes"),
         is_valid_item=is_valid_dns1123_subdomain,  # validateNodeName is the subdomain check
-        are_valid_items=are_valid_node_names,
+        are_valid_items=are_valid_dns1123_subdomains,
     )
     return errs
 
@@ -100,12 +101,6 @@ def validate_pod_scheduling_context_status_update(new: Obj, old: Obj) -> ErrorLi
 def _are_subdomain_sized_strings(items: list[Any]) -> bool:
     """Whether every item is a string of at most 253 characters, as `are_dns1123_subdomains` takes."""
     return all(isinstance(item, str) and len(item) <= DNS1123_SUBDOMAIN_MAX_LENGTH for item in items)
-
-
-def are_valid_node_names(nodes: Sequence[Any]) -> bool:
-    """Whether every item is a string that `validate_node_name` finds nothing in (repeats allowed):
-    the `are_valid_items` shortcut of `validate_slice_is_a_set` for node lists."""
-    return type(nodes) is list and _are_subdomain_sized_strings(nodes) and are_dns1123_subdomains(nodes)
 
 
 def _claim_statuses_plainly_valid(claim_statuses: Sequence[Any]) -> bool:
@@ -144,7 +139,7 @@ def _validate_claim_statuses(claim_statuses: Sequence[Any], path: FieldPath) -> 
             validate_node_name,
             at.child("unsuitableNodes"),
             is_valid_item=is_valid_dns1123_subdomain,
-            are_valid_items=are_valid_node_names,
+            are_valid_items=are_valid_dns1123_subdomains,
         )
         name = text(claim_status.get("name"))
         if name in seen_names:
