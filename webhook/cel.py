@@ -161,12 +161,13 @@ def review_budget(seconds: float | None = None) -> Iterator[ReviewBudget]:
     """Share `seconds` (default `REVIEW_COMPILE_CPU_SECONDS`) of compile CPU among the selectors
     validated inside the block (the judge uses `open_review_budget`, the same without a context
     manager)."""
-    budget = ReviewBudget(REVIEW_COMPILE_CPU_SECONDS if seconds is None else seconds)
-    token = _REVIEW_BUDGET.set(budget)
+    token = open_review_budget(seconds)
+    budget = _REVIEW_BUDGET.get()
+    assert budget is not None  # the one just opened
     try:
         yield budget
     finally:
-        _REVIEW_BUDGET.reset(token)
+        close_review_budget(token)
 
 
 def open_review_budget(seconds: float | None = None) -> Token[ReviewBudget | None]:

@@ -111,10 +111,7 @@ class _FlushOnCollect(Collector):
         self._metrics = metrics
 
     def collect(self) -> Iterator[Metric]:
-        try:
-            self._metrics.flush()
-        except Exception:  # the scrape still answers, with what the instruments hold
-            log.exception("cannot write the metrics", extra={"event": "error"})
+        self._metrics.flush_or_log()  # a failed flush still lets the scrape read the instruments
         return iter(())
 
 
@@ -309,6 +306,14 @@ class Metrics:
     def count_in_flight(self, source: Callable[[], int]) -> None:
         """Where each flush reads the number of requests in flight (the server's own count)."""
         self._in_flight_source = source
+
+    def flush_or_log(self) -> None:
+        """`flush` for the timer, the stop and a scrape: a flush that fails is logged and loses the
+        counts gathered since the last one, never an answer, the server or the scrape."""
+        try:
+            self.flush()
+        except Exception:
+            log.exception("cannot write the metrics", extra={"event": "error"})
 
     def flush(self) -> None:
         """Add what was counted since the last flush to the instruments, and set the in-flight gauge.

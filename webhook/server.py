@@ -349,7 +349,7 @@ def create_app(
     app.on_shutdown.append(_mark_shutting_down)
 
     async def flush_metrics() -> None:
-        _flush_metrics(metrics)
+        metrics.flush_or_log()
 
     app.cleanup_ctx.append(_every(METRICS_FLUSH_SECONDS, flush_metrics, last_round=True))
     return app
@@ -370,13 +370,6 @@ async def start_metrics_listener(registry: CollectorRegistry, address: ListenAdd
     await web.TCPSite(runner, address.host, address.port).start()
     log.info("serving metrics on http://%s%s", address, METRICS_PATH)
     return runner
-
-
-def _flush_metrics(metrics: Metrics) -> None:
-    try:
-        metrics.flush()
-    except Exception:  # as in `_record_answer`: the counts of this round are lost, not the server
-        log.exception("cannot write the metrics", extra={"event": "error"})
 
 
 async def _mark_shutting_down(app: web.Application) -> None:
