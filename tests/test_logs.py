@@ -26,7 +26,9 @@ from webhook.logs import (
     request_fields,
     resolve_log_format,
 )
-from webhook.rules import REGISTRY, GroupVersionKind, KindRules, Obj
+from webhook.registry import REGISTRY, KindRegistry, ServedKinds
+from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
+from webhook.rules.release import KUBERNETES_1_30
 from webhook.settings import Enforcement, LogFormat, PolicySettings, UnknownKindPolicy
 
 
@@ -258,7 +260,12 @@ def test_an_internal_error_is_one_line_with_the_request_fields_and_the_stack(
     judge = dataclasses.replace(
         Judge.build(),
         structural=None,
-        registry={**REGISTRY, CRASHING: KindRules(CRASHING, "crashes", True, crash, crash)},
+        registry=KindRegistry(
+            [
+                *REGISTRY.entries,
+                ServedKinds(KUBERNETES_1_30, (KindRules(CRASHING, "crashes", True, crash, crash),)),
+            ]
+        ),
     )
     document = admission_review(
         {"metadata": {"name": "x", "namespace": "ns"}},

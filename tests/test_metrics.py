@@ -36,7 +36,9 @@ from webhook.metrics import (
     single_process_registry,
     verdict_label,
 )
-from webhook.rules import REGISTRY, GroupVersionKind, KindRules, Obj
+from webhook.registry import REGISTRY, KindRegistry, ServedKinds
+from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
+from webhook.rules.release import KUBERNETES_1_30
 from webhook.server import METRICS_KEY, TRAFFIC_KEY, create_app
 from webhook.settings import Settings
 
@@ -116,7 +118,11 @@ def crash(obj: Obj, old: Obj | None = None) -> list[Any]:
 
 def judge_with_a_crashing_kind() -> Judge:
     crashing = KindRules(CRASHING, "crashes", True, crash, crash)
-    return dataclasses.replace(Judge.build(), structural=None, registry={**REGISTRY, CRASHING: crashing})
+    return dataclasses.replace(
+        Judge.build(),
+        structural=None,
+        registry=KindRegistry([*REGISTRY.entries, ServedKinds(KUBERNETES_1_30, (crashing,))]),
+    )
 
 
 def too_many_consumers() -> dict[str, Any]:

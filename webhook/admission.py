@@ -26,7 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 import webhook.cel as cel
 from webhook.field import ErrorList, FieldError, invalid_message
 from webhook.logs import request_fields
-from webhook.rules import REGISTRY, GroupVersionKind, KindRules
+from webhook.registry import REGISTRY, KindRegistry
+from webhook.rules.kinds import GroupVersionKind, KindRules
 from webhook.rules.policy import NamespacePolicy, check_namespace_policy
 from webhook.rules.v1alpha2 import GROUP
 from webhook.rules.values import mapping, text
@@ -358,7 +359,7 @@ class Judge:
     policy: PolicySettings
     namespace_policy: NamespacePolicy
     structural: StructuralChecker | None
-    registry: Mapping[GroupVersionKind, KindRules] = field(default_factory=lambda: REGISTRY)
+    registry: KindRegistry = field(default_factory=lambda: REGISTRY)
     # The registry by (group, version, kind) as plain tuples: `request.kind` (a tuple) finds its
     # entry without building a GroupVersionKind and hashing it in Python.
     _known_kinds: dict[tuple[str, str, str], _KnownKind] = field(init=False, repr=False, compare=False)

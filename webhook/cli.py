@@ -291,7 +291,7 @@ def _policy_from(args: argparse.Namespace) -> PolicySettings:
     if args.config is None:
         return policy
     from webhook.config import ConfigError, load_config
-    from webhook.rules import REGISTRY
+    from webhook.registry import REGISTRY
 
     try:
         return load_config(args.config, base=policy, known_kinds={gvk.kind for gvk in REGISTRY})

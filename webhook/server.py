@@ -50,7 +50,7 @@ from webhook.admission import (
 from webhook.config import ConfigError, ConfigWatcher
 from webhook.logs import ACCESS_LOGGER, log_decision, request_fields
 from webhook.metrics import Metrics, single_process_registry
-from webhook.rules import REGISTRY
+from webhook.registry import REGISTRY
 from webhook.schemas import StructuralChecker
 from webhook.settings import ConnectionLimits, ListenAddress, PolicySettings, Settings
 from webhook.tls import (

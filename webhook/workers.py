@@ -151,7 +151,7 @@ class Supervisor:
         # The TLS and configuration modules only: importing the server (aiohttp, the rules' judge) here
         # would delay the workers' start for nothing.
         from webhook.config import ConfigError, load_config
-        from webhook.rules import REGISTRY
+        from webhook.registry import REGISTRY
         from webhook.tls import CertificateError, build_server_context, ensure_development_certificates
 
         settings = self.settings
