@@ -185,6 +185,7 @@ def test_a_denial_is_one_line_with_the_request_and_its_causes_and_nothing_else_o
             "uid": "u-deny",
             "kind": "ResourceClaim",
             "apiVersion": "resource.k8s.io/v1alpha2",
+            "release": "1.30",
             "namespace": "default",
             "objectName": "claim",
             "operation": "UPDATE",
@@ -347,15 +348,15 @@ def logged_bytes(log_format: LogFormat, request: AdmissionRequest, verdict: Any)
 DENIAL_JSON = (
     '{"time":"2023-11-14T22:13:20.250Z","level":"info","logger":"webhook.decision",'
     '"msg":"denied ResourceClaim default/claim (UPDATE)","pid":42,"event":"denied","uid":"u-deny",'
-    '"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1alpha2","namespace":"default",'
-    '"objectName":"claim","operation":"UPDATE","subresource":"status","user":"kubernetes-admin",'
+    '"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1alpha2","release":"1.30",'
+    '"namespace":"default","objectName":"claim","operation":"UPDATE","subresource":"status","user":"kubernetes-admin",'
     '"dryRun":false,"code":422,"reason":"Invalid","causes":[{"reason":"FieldValueTooLong",'
     '"message":"Too long: may not be longer than 32","field":"status.reservedFor"}]}\n'
 )
 DENIAL_TEXT = (
     "2023-11-14T22:13:20.250Z INFO    webhook.decision: denied ResourceClaim default/claim (UPDATE) "
-    "event=denied uid=u-deny kind=ResourceClaim apiVersion=resource.k8s.io/v1alpha2 namespace=default "
-    "objectName=claim operation=UPDATE subresource=status user=kubernetes-admin dryRun=false code=422 "
+    "event=denied uid=u-deny kind=ResourceClaim apiVersion=resource.k8s.io/v1alpha2 release=1.30 "
+    "namespace=default objectName=claim operation=UPDATE subresource=status user=kubernetes-admin dryRun=false code=422 "
     'reason=Invalid causes=[{"reason":"FieldValueTooLong","message":"Too long: may not be longer than 32",'
     '"field":"status.reservedFor"}]\n'
 )
