@@ -487,7 +487,7 @@ class Judge:
         if not judgement.errors:
             return allowed(judgement.warnings)
         name = request.object_name or request.name
-        if self.policy.enforcement_for(gvk.kind) is Enforcement.WARN:
+        if self.policy.enforcement_for(gvk.kind, version=gvk.version, group=gvk.group) is Enforcement.WARN:
             as_warnings = [f"{gvk.kind} {name!r} would be denied: {error}" for error in judgement.errors]
             return Verdict(
                 True,

@@ -294,7 +294,7 @@ def _policy_from(args: argparse.Namespace) -> PolicySettings:
     from webhook.registry import REGISTRY
 
     try:
-        return load_config(args.config, base=policy, known_kinds={gvk.kind for gvk in REGISTRY})
+        return load_config(args.config, base=policy, known_kinds=set(REGISTRY))
     except ConfigError as error:
         print(f"dra-webhook: {error}", file=sys.stderr)
         raise SystemExit(EXIT_UNREADABLE) from None

@@ -738,7 +738,7 @@ class WebhookServer:
         settings = self.settings
         try:
             context = server_tls(settings)
-            known_kinds = {gvk.kind for gvk in (self._judge.registry if self._judge else REGISTRY)}
+            known_kinds = set(self._judge.registry if self._judge else REGISTRY)
             watcher = (
                 ConfigWatcher(settings.config_file, base=settings.policy, known_kinds=known_kinds)
                 if settings.config_file is not None

@@ -162,7 +162,7 @@ class Supervisor:
                 settings.cert_file, settings.key_file, client_ca_file=settings.client_ca_file
             )
             if settings.config_file is not None:
-                known_kinds = {gvk.kind for gvk in REGISTRY}
+                known_kinds = set(REGISTRY)
                 load_config(settings.config_file, base=settings.policy, known_kinds=known_kinds)
         except (CertificateError, ConfigError, OSError) as error:
             log.error("cannot start: %s", error)
