@@ -401,12 +401,13 @@ def test_objects_of_other_groups_are_skipped_but_strict_fails_them(
 def test_an_unknown_version_of_the_group_is_skipped_as_not_validated(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    manifest = tmp_path / "v1alpha3.yaml"
-    manifest.write_text("apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceClass\nmetadata: {name: gpu}\n")
+    # resource.k8s.io/v1alpha1: Kubernetes 1.26's, which no release the webhook judges as serves.
+    manifest = tmp_path / "v1alpha1.yaml"
+    manifest.write_text("apiVersion: resource.k8s.io/v1alpha1\nkind: ResourceClass\nmetadata: {name: gpu}\n")
     code, out, _ = validate(["-v", str(manifest)], capsys)
     assert code == 0
     assert out == (
-        f"{manifest}: DeviceClass gpu skipped: resource.k8s.io/v1alpha3, Kind=DeviceClass is not validated "
+        f"{manifest}: ResourceClass gpu skipped: resource.k8s.io/v1alpha1, Kind=ResourceClass is not validated "
         "by dra-webhook\n"
     )
 

@@ -55,10 +55,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from webhook.registry import REGISTRY
+
+    judged = ", ".join(
+        f"{api_version} as {release} does" for api_version, release in REGISTRY.version_table()
+    )
     parser = argparse.ArgumentParser(
         prog="dra-webhook",
-        description="Validating admission webhook for Kubernetes resource.k8s.io/v1alpha2 (DRA), "
-        "exact to kube-apiserver 1.30.",
+        description=f"Validating admission webhook for Kubernetes Dynamic Resource Allocation: it judges "
+        f"{judged} (docs/versions.md).",
     )
     parser.add_argument("--version", action="version", version=version_text())
     subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -69,13 +69,10 @@ class KindRegistry(Mapping[GroupVersionKind, KindRules]):
         """The release whose rules and messages a registered kind is judged by; KeyError if it is not."""
         return self._releases[gvk]
 
-    def api_versions(self) -> tuple[str, ...]:
-        """Every apiVersion with a registered kind (``resource.k8s.io/v1alpha2``), in registration order."""
-        return tuple(dict.fromkeys(api_version_of(gvk) for gvk in self._rules))
-
-    def kinds_of(self, api_version: str) -> tuple[str, ...]:
-        """The kinds registered for one apiVersion (none for an apiVersion the webhook does not judge)."""
-        return tuple(gvk.kind for gvk in self._rules if api_version_of(gvk) == api_version)
+    def version_table(self) -> tuple[tuple[str, Release], ...]:
+        """(apiVersion, release) for every apiVersion with a registered kind and each release its kinds
+        are judged as, in registration order: ``(("resource.k8s.io/v1alpha2", KUBERNETES_1_30),)``."""
+        return tuple(dict.fromkeys((api_version_of(gvk), self._releases[gvk]) for gvk in self._rules))
 
 
 def api_version_of(gvk: GroupVersionKind) -> str:
