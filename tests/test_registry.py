@@ -175,12 +175,23 @@ def test_a_judge_is_not_built_for_a_registered_kind_without_a_schema(tmp_path: P
     )
 
 
+def version_rows(document: str) -> dict[str, str]:
+    """apiVersion -> release of a Markdown table whose rows start ``| `resource.k8s.io/v1` | Kubernetes 1.37 |``."""
+    text = (ROOT_DIR / document).read_text()
+    return dict(re.findall(r"^\| `(resource\.k8s\.io/\w+)` \| Kubernetes (1\.\d+) \|", text, re.MULTILINE))
+
+
 def test_the_version_table_of_docs_versions_md_says_what_the_registry_binds() -> None:
-    text = (ROOT_DIR / "docs" / "versions.md").read_text()
-    rows = dict(re.findall(r"^\| `(resource\.k8s\.io/\w+)` \| Kubernetes (1\.\d+) \|", text, re.MULTILINE))
+    rows = version_rows("docs/versions.md")
     assert {version: rows.get(f"{GROUP}/{version}") for version in RELEASE_OF_VERSION} == RELEASE_OF_VERSION
     for api_version, release in REGISTRY.version_table():
         assert rows[api_version] == release.version
+
+
+def test_the_version_table_of_the_readme_lists_exactly_the_registered_api_versions() -> None:
+    assert version_rows("README.md") == {
+        api_version: release.version for api_version, release in REGISTRY.version_table()
+    }
 
 
 def test_the_command_line_names_each_api_version_and_its_release(capsys: pytest.CaptureFixture[str]) -> None:
