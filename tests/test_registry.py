@@ -34,6 +34,7 @@ from webhook.offline.review_judge import ReviewJudge
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds, api_version_of
 from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
 from webhook.rules.release import KUBERNETES_1_30, Release
+from webhook.rules.v1alpha2 import kinds as v1alpha2_kinds
 from webhook.rules.v1alpha2.resourceclaim import RESOURCE_CLAIM
 from webhook.schemas import SchemaError, StructuralChecker, default_schema_directory
 from webhook.settings import PolicySettings
@@ -78,6 +79,7 @@ def test_v1alpha2_is_judged_as_kubernetes_1_30_with_its_seven_kinds() -> None:
         "ResourceClassParameters",
     ]
     assert REGISTRY.version_table()[0] == ("resource.k8s.io/v1alpha2", KUBERNETES_1_30)
+    assert REGISTRY.kinds_by_group_version()[GROUP, "v1alpha2"] == v1alpha2_kinds.KINDS
 
 
 def test_a_kind_outside_the_registry_has_no_release() -> None:
@@ -270,6 +272,14 @@ def fake_review(obj: dict[str, Any], **fields: Any) -> dict[str, Any]:
 
 def bad_v1alpha2_claim() -> dict[str, Any]:
     return resource_claim(allocationMode="Sometimes")
+
+
+def test_a_second_version_is_served_beside_the_first() -> None:
+    assert list(TWO_VERSIONS.kinds_by_group_version()) == [(GROUP, "v1alpha2"), (GROUP, "v1alpha9")]
+    assert TWO_VERSIONS.kinds_by_group_version()[GROUP, "v1alpha9"] == FAKE_KINDS
+    assert TWO_VERSIONS.version_table()[-1] == ("resource.k8s.io/v1alpha9", FAKE_RELEASE)
+    assert TWO_VERSIONS.release_of(FAKE_CLAIM) is FAKE_RELEASE
+    assert TWO_VERSIONS.release_of(RESOURCE_CLAIM.gvk) is KUBERNETES_1_30
 
 
 def test_a_second_version_is_in_the_webhook_configuration() -> None:

@@ -61,20 +61,19 @@ _DNS1035_LABEL_MAX = 63
 
 def webhook_rules(registry: KindRegistry = REGISTRY) -> list[Manifest]:
     """One rule per group and version: CREATE and UPDATE of each kind and of each of its subresources."""
-    resources_by_group_version: dict[tuple[str, str], set[str]] = {}
-    for kind in registry.values():
-        names = resources_by_group_version.setdefault((kind.gvk.group, kind.gvk.version), set())
-        names.add(kind.resource)
-        names.update(f"{kind.resource}/{subresource}" for subresource in kind.subresources)
     return [
         {
             "apiGroups": [group],
             "apiVersions": [version],
             "operations": list(OPERATIONS),
-            "resources": sorted(names),
+            "resources": sorted(
+                name
+                for kind in kinds
+                for name in (kind.resource, *(f"{kind.resource}/{sub}" for sub in kind.subresources))
+            ),
             "scope": "*",
         }
-        for (group, version), names in sorted(resources_by_group_version.items())
+        for (group, version), kinds in sorted(registry.kinds_by_group_version().items())
     ]
 
 

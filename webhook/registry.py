@@ -69,6 +69,14 @@ class KindRegistry(Mapping[GroupVersionKind, KindRules]):
         """The release whose rules and messages a registered kind is judged by; KeyError if it is not."""
         return self._releases[gvk]
 
+    def kinds_by_group_version(self) -> dict[tuple[str, str], tuple[KindRules, ...]]:
+        """The registered kinds of each (group, version) served, in registration order: what an
+        apiVersion holds (and whether the webhook serves it at all)."""
+        served: dict[tuple[str, str], tuple[KindRules, ...]] = {}
+        for gvk, rules in self._rules.items():
+            served[gvk.group, gvk.version] = (*served.get((gvk.group, gvk.version), ()), rules)
+        return served
+
     def version_table(self) -> tuple[tuple[str, Release], ...]:
         """(apiVersion, release) for every apiVersion with a registered kind and each release its kinds
         are judged as, in registration order: ``(("resource.k8s.io/v1alpha2", KUBERNETES_1_30),)``."""
