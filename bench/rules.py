@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.reviews import MixEntry, claim_parameters_with_new_selector, mix, other_kinds, weighted_order
 from webhook.admission import Judge, Verdict, parse_review, review_response
 from webhook.native import inspect_build
-from webhook.rules import GroupVersionKind
+from webhook.rules.kinds import GroupVersionKind
 
 RUNS = 5
 NOT_VALIDATED = "is not validated by this webhook"

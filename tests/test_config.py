@@ -19,10 +19,18 @@ from tests.live_server import JSON_HEADERS, development_certificates, metric_sam
 from tests.reviews import admission_review, claim_template, resource_claim
 from webhook.cli import main
 from webhook.config import ConfigError, ConfigWatcher, parse_config
+from webhook.rules.kinds import GroupVersionKind
 from webhook.server import METRICS_KEY, WebhookServer
 from webhook.settings import Enforcement, ListenAddress, PolicySettings, Settings, UnknownKindPolicy, env_name
 
-KINDS = frozenset({"ResourceClaim", "ResourceClaimTemplate"})
+# Two kinds, one of them served in two apiVersions.
+KINDS = frozenset(
+    {
+        GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim"),
+        GroupVersionKind("resource.k8s.io", "v1alpha3", "ResourceClaim"),
+        GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaimTemplate"),
+    }
+)
 BASE = PolicySettings()
 
 
@@ -54,6 +62,16 @@ BASE = PolicySettings()
             BASE,
             PolicySettings(
                 default_enforcement=Enforcement.WARN, enforcement=(("ResourceClaim", Enforcement.DENY),)
+            ),
+        ),
+        (
+            "enforcement:\n  kinds:\n    ResourceClaim: warn\n    ResourceClaim.v1alpha3.resource.k8s.io: deny\n",
+            BASE,
+            PolicySettings(
+                enforcement=(
+                    ("ResourceClaim", Enforcement.WARN),
+                    ("ResourceClaim.v1alpha3.resource.k8s.io", Enforcement.DENY),
+                )
             ),
         ),
         # What the file sets overrides the flags; what it does not set, the flags keep.
@@ -100,6 +118,12 @@ def test_each_key_sets_its_switch(text: str, base: PolicySettings, expected: Pol
             "(known: ResourceClaim, ResourceClaimTemplate)",
         ),
         (
+            "enforcement: {kinds: {ResourceClaimTemplate.v1alpha3.resource.k8s.io: warn}}\n",
+            "config: enforcement.kinds: 'ResourceClaimTemplate.v1alpha3.resource.k8s.io' is not a kind this "
+            "webhook validates (known: ResourceClaim.v1alpha2.resource.k8s.io, "
+            "ResourceClaim.v1alpha3.resource.k8s.io, ResourceClaimTemplate.v1alpha2.resource.k8s.io)",
+        ),
+        (
             "enforcement: {kinds: {ResourceClaim: off}}\n",
             "config: enforcement.kinds.ResourceClaim must be deny or warn, not False",
         ),
@@ -113,6 +137,41 @@ def test_a_broken_file_is_refused_naming_the_first_problem(text: str, message: s
     with pytest.raises(ConfigError) as refused:
         parse_config(text, base=BASE, known_kinds=KINDS)
     assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(
+    ("table", "version", "expected"),
+    [
+        ((), "v1alpha3", Enforcement.DENY),
+        ((("ResourceClaim", Enforcement.WARN),), "v1alpha2", Enforcement.WARN),
+        ((("ResourceClaim", Enforcement.WARN),), "v1alpha3", Enforcement.WARN),
+        ((("ResourceClaim.v1alpha3.resource.k8s.io", Enforcement.WARN),), "v1alpha3", Enforcement.WARN),
+        ((("ResourceClaim.v1alpha3.resource.k8s.io", Enforcement.WARN),), "v1alpha2", Enforcement.DENY),
+        # The most specific setting applies, whichever comes first.
+        (
+            (
+                ("ResourceClaim", Enforcement.WARN),
+                ("ResourceClaim.v1alpha3.resource.k8s.io", Enforcement.DENY),
+            ),
+            "v1alpha3",
+            Enforcement.DENY,
+        ),
+        (
+            (
+                ("ResourceClaim.v1alpha3.resource.k8s.io", Enforcement.DENY),
+                ("ResourceClaim", Enforcement.WARN),
+            ),
+            "v1alpha2",
+            Enforcement.WARN,
+        ),
+        ((("ResourceClaimTemplate", Enforcement.WARN),), "v1alpha3", Enforcement.DENY),
+    ],
+)
+def test_enforcement_of_a_kind_in_one_api_version_is_its_most_specific_setting(
+    table: tuple[tuple[str, Enforcement], ...], version: str, expected: Enforcement
+) -> None:
+    policy = PolicySettings(enforcement=table)
+    assert policy.enforcement_for("ResourceClaim", version=version, group="resource.k8s.io") is expected
 
 
 def test_yaml_that_does_not_parse_is_refused_with_its_position() -> None:

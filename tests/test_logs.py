@@ -26,7 +26,9 @@ from webhook.logs import (
     request_fields,
     resolve_log_format,
 )
-from webhook.rules import REGISTRY, GroupVersionKind, KindRules, Obj
+from webhook.registry import REGISTRY, KindRegistry, ServedKinds
+from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
+from webhook.rules.release import KUBERNETES_1_30
 from webhook.settings import Enforcement, LogFormat, PolicySettings, UnknownKindPolicy
 
 
@@ -183,6 +185,7 @@ def test_a_denial_is_one_line_with_the_request_and_its_causes_and_nothing_else_o
             "uid": "u-deny",
             "kind": "ResourceClaim",
             "apiVersion": "resource.k8s.io/v1alpha2",
+            "release": "1.30",
             "namespace": "default",
             "objectName": "claim",
             "operation": "UPDATE",
@@ -258,7 +261,12 @@ def test_an_internal_error_is_one_line_with_the_request_fields_and_the_stack(
     judge = dataclasses.replace(
         Judge.build(),
         structural=None,
-        registry={**REGISTRY, CRASHING: KindRules(CRASHING, "crashes", True, crash, crash)},
+        registry=KindRegistry(
+            [
+                *REGISTRY.entries,
+                ServedKinds(KUBERNETES_1_30, (KindRules(CRASHING, "crashes", True, crash, crash),)),
+            ]
+        ),
     )
     document = admission_review(
         {"metadata": {"name": "x", "namespace": "ns"}},
@@ -340,15 +348,15 @@ def logged_bytes(log_format: LogFormat, request: AdmissionRequest, verdict: Any)
 DENIAL_JSON = (
     '{"time":"2023-11-14T22:13:20.250Z","level":"info","logger":"webhook.decision",'
     '"msg":"denied ResourceClaim default/claim (UPDATE)","pid":42,"event":"denied","uid":"u-deny",'
-    '"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1alpha2","namespace":"default",'
-    '"objectName":"claim","operation":"UPDATE","subresource":"status","user":"kubernetes-admin",'
+    '"kind":"ResourceClaim","apiVersion":"resource.k8s.io/v1alpha2","release":"1.30",'
+    '"namespace":"default","objectName":"claim","operation":"UPDATE","subresource":"status","user":"kubernetes-admin",'
     '"dryRun":false,"code":422,"reason":"Invalid","causes":[{"reason":"FieldValueTooLong",'
     '"message":"Too long: may not be longer than 32","field":"status.reservedFor"}]}\n'
 )
 DENIAL_TEXT = (
     "2023-11-14T22:13:20.250Z INFO    webhook.decision: denied ResourceClaim default/claim (UPDATE) "
-    "event=denied uid=u-deny kind=ResourceClaim apiVersion=resource.k8s.io/v1alpha2 namespace=default "
-    "objectName=claim operation=UPDATE subresource=status user=kubernetes-admin dryRun=false code=422 "
+    "event=denied uid=u-deny kind=ResourceClaim apiVersion=resource.k8s.io/v1alpha2 release=1.30 "
+    "namespace=default objectName=claim operation=UPDATE subresource=status user=kubernetes-admin dryRun=false code=422 "
     'reason=Invalid causes=[{"reason":"FieldValueTooLong","message":"Too long: may not be longer than 32",'
     '"field":"status.reservedFor"}]\n'
 )

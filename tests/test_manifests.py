@@ -48,7 +48,7 @@ from webhook.manifests import (
     render_yaml,
     rule_resources,
 )
-from webhook.rules import REGISTRY
+from webhook.registry import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFESTS = ROOT / "manifests"

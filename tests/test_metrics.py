@@ -36,7 +36,9 @@ from webhook.metrics import (
     single_process_registry,
     verdict_label,
 )
-from webhook.rules import REGISTRY, GroupVersionKind, KindRules, Obj
+from webhook.registry import REGISTRY, KindRegistry, ServedKinds
+from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
+from webhook.rules.release import KUBERNETES_1_30
 from webhook.server import METRICS_KEY, TRAFFIC_KEY, create_app
 from webhook.settings import Settings
 
@@ -90,20 +92,21 @@ def test_verdict_labels() -> None:
 
 
 @pytest.mark.parametrize(
-    ("gvk", "subresource", "kind_label", "subresource_label"),
+    ("gvk", "subresource", "kind_label", "version_label", "subresource_label"),
     [
-        (CLAIM, "", "ResourceClaim", ""),
-        (CLAIM, "status", "ResourceClaim", "status"),
-        (CLAIM, "scale", "ResourceClaim", OTHER),
-        (GroupVersionKind("resource.k8s.io", "v1alpha3", "ResourceClaim"), "", OTHER, ""),
-        (GroupVersionKind("example.com", "v1", "Whatever-The-Caller-Sent"), "status", OTHER, OTHER),
+        (CLAIM, "", "ResourceClaim", "v1alpha2", ""),
+        (CLAIM, "status", "ResourceClaim", "v1alpha2", "status"),
+        (CLAIM, "scale", "ResourceClaim", "v1alpha2", OTHER),
+        (GroupVersionKind("resource.k8s.io", "v1alpha9", "ResourceClaim"), "", OTHER, OTHER, ""),
+        (GroupVersionKind("example.com", "v1", "Whatever-The-Caller-Sent"), "status", OTHER, OTHER, OTHER),
     ],
 )
 def test_kinds_and_subresources_outside_the_registry_fold_to_other(
-    gvk: GroupVersionKind, subresource: str, kind_label: str, subresource_label: str
+    gvk: GroupVersionKind, subresource: str, kind_label: str, version_label: str, subresource_label: str
 ) -> None:
     metrics = Metrics(REGISTRY)
     assert metrics.kind_label(gvk) == kind_label
+    assert metrics.version_label(gvk) == version_label
     assert metrics.subresource_label(gvk, subresource) == subresource_label
 
 
@@ -116,7 +119,11 @@ def crash(obj: Obj, old: Obj | None = None) -> list[Any]:
 
 def judge_with_a_crashing_kind() -> Judge:
     crashing = KindRules(CRASHING, "crashes", True, crash, crash)
-    return dataclasses.replace(Judge.build(), structural=None, registry={**REGISTRY, CRASHING: crashing})
+    return dataclasses.replace(
+        Judge.build(),
+        structural=None,
+        registry=KindRegistry([*REGISTRY.entries, ServedKinds(KUBERNETES_1_30, (crashing,))]),
+    )
 
 
 def too_many_consumers() -> dict[str, Any]:
@@ -163,7 +170,7 @@ async def test_metrics_count_a_mix_of_allowed_denied_and_errored_reviews_exactly
 
     samples = metric_samples(generate_latest(app[METRICS_KEY].registry).decode())
     requests = "dra_webhook_requests_total"
-    claim = {"kind": "ResourceClaim"}
+    claim = {"kind": "ResourceClaim", "version": "v1alpha2"}
     assert (
         sample(samples, requests, **claim, operation="CREATE", subresource="", verdict="allowed", code="200")
         == 3
@@ -176,28 +183,60 @@ async def test_metrics_count_a_mix_of_allowed_denied_and_errored_reviews_exactly
     )
     assert (
         sample(
-            samples, requests, kind="other", operation="CREATE", subresource="", verdict="allowed", code="200"
+            samples,
+            requests,
+            kind="other",
+            version="other",
+            operation="CREATE",
+            subresource="",
+            verdict="allowed",
+            code="200",
         )
         == 1
     )
     assert (
         sample(
-            samples, requests, kind="Crash", operation="CREATE", subresource="", verdict="error", code="500"
+            samples,
+            requests,
+            kind="Crash",
+            version="v1",
+            operation="CREATE",
+            subresource="",
+            verdict="error",
+            code="500",
         )
         == 1
     )
     assert (
-        sample(samples, requests, kind="", operation="", subresource="", verdict="unreadable", code="400")
+        sample(
+            samples,
+            requests,
+            kind="",
+            version="",
+            operation="",
+            subresource="",
+            verdict="unreadable",
+            code="400",
+        )
         == 1
     )
     assert (
-        sample(samples, requests, kind="", operation="", subresource="", verdict="unreadable", code="415")
+        sample(
+            samples,
+            requests,
+            kind="",
+            version="",
+            operation="",
+            subresource="",
+            verdict="unreadable",
+            code="415",
+        )
         == 1
     )
     assert sum(value for (name, _), value in samples.items() if name == requests) == 10
 
     causes = "dra_webhook_denial_causes_total"
-    deny = {"kind": "ResourceClaim", "enforcement": "deny"}
+    deny = {"kind": "ResourceClaim", "version": "v1alpha2", "enforcement": "deny"}
     assert sample(samples, causes, **deny, field="status.reservedFor", reason="FieldValueTooLong") == 2
     assert (
         sample(samples, causes, **deny, field="status.reservedFor[*].uid", reason="FieldValueRequired") == 1
@@ -205,11 +244,16 @@ async def test_metrics_count_a_mix_of_allowed_denied_and_errored_reviews_exactly
     assert (
         sample(samples, causes, **deny, field="status.reservedFor[*].uid", reason="FieldValueDuplicate") == 2
     )
-    assert sample(samples, "dra_webhook_internal_errors_total", kind="Crash") == 1
-    assert sample(samples, "dra_webhook_warnings_total", kind="other") == 1
+    assert sample(samples, "dra_webhook_internal_errors_total", kind="Crash", version="v1") == 1
+    assert sample(samples, "dra_webhook_warnings_total", kind="other", version="other") == 1
     assert sample(samples, "dra_webhook_requests_in_flight") == 0
-    assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim") == 6
-    assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="") == 2
+    assert (
+        sample(
+            samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim", version="v1alpha2"
+        )
+        == 6
+    )
+    assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="", version="") == 2
     # Millisecond buckets: from a quarter of a millisecond to a second.
     buckets = sorted(
         float(dict(labels)["le"])
@@ -238,6 +282,7 @@ async def test_warn_mode_counts_the_causes_it_lets_through(aiohttp_client: MakeC
             samples,
             "dra_webhook_requests_total",
             kind="ResourceClaimTemplate",
+            version="v1alpha2",
             operation="UPDATE",
             subresource="",
             verdict="warned",
@@ -250,13 +295,16 @@ async def test_warn_mode_counts_the_causes_it_lets_through(aiohttp_client: MakeC
             samples,
             "dra_webhook_denial_causes_total",
             kind="ResourceClaimTemplate",
+            version="v1alpha2",
             field="spec",
             reason="FieldValueInvalid",
             enforcement="warn",
         )
         == 1
     )
-    assert sample(samples, "dra_webhook_warnings_total", kind="ResourceClaimTemplate") == 1
+    assert (
+        sample(samples, "dra_webhook_warnings_total", kind="ResourceClaimTemplate", version="v1alpha2") == 1
+    )
 
 
 def test_certificate_and_configuration_counts_follow_their_watchers() -> None:
@@ -341,7 +389,7 @@ async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, c
         assert len(access_lines()) == len(plan)
         assert len({line["pid"] for line in access_lines()}) == 2
 
-    claim = {"kind": "ResourceClaim"}
+    claim = {"kind": "ResourceClaim", "version": "v1alpha2"}
     assert (
         sample(samples, requests, **claim, operation="CREATE", subresource="", verdict="allowed", code="200")
         == 10
@@ -357,6 +405,7 @@ async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, c
             samples,
             requests,
             kind="ResourceClaimTemplate",
+            version="v1alpha2",
             operation="UPDATE",
             subresource="",
             verdict="warned",
@@ -366,16 +415,41 @@ async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, c
     )
     assert (
         sample(
-            samples, requests, kind="other", operation="CREATE", subresource="", verdict="allowed", code="200"
+            samples,
+            requests,
+            kind="other",
+            version="other",
+            operation="CREATE",
+            subresource="",
+            verdict="allowed",
+            code="200",
         )
         == 2
     )
     assert (
-        sample(samples, requests, kind="", operation="", subresource="", verdict="unreadable", code="400")
+        sample(
+            samples,
+            requests,
+            kind="",
+            version="",
+            operation="",
+            subresource="",
+            verdict="unreadable",
+            code="400",
+        )
         == 3
     )
     assert (
-        sample(samples, requests, kind="", operation="", subresource="", verdict="unreadable", code="415")
+        sample(
+            samples,
+            requests,
+            kind="",
+            version="",
+            operation="",
+            subresource="",
+            verdict="unreadable",
+            code="415",
+        )
         == 2
     )
     assert sum(value for (name, _), value in samples.items() if name == requests) == len(plan)
@@ -384,14 +458,17 @@ async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, c
             samples,
             "dra_webhook_denial_causes_total",
             kind="ResourceClaim",
+            version="v1alpha2",
             field="status.reservedFor",
             reason="FieldValueTooLong",
             enforcement="deny",
         )
         == 6
     )
-    assert sample(samples, "dra_webhook_warnings_total", kind="ResourceClaimTemplate") == 4
-    assert sample(samples, "dra_webhook_warnings_total", kind="other") == 2
+    assert (
+        sample(samples, "dra_webhook_warnings_total", kind="ResourceClaimTemplate", version="v1alpha2") == 4
+    )
+    assert sample(samples, "dra_webhook_warnings_total", kind="other", version="other") == 2
     durations = sum(
         value for (name, _), value in samples.items() if name == "dra_webhook_request_duration_seconds_count"
     )
@@ -474,20 +551,20 @@ def instrument_samples(metrics: Metrics) -> Samples:
 def observe_directly(metrics: Metrics, request: AdmissionRequest, verdict: Verdict, seconds: float) -> None:
     """What `Metrics.observe_review` wrote before it tallied: every value at once."""
     gvk = GroupVersionKind(request.kind.group, request.kind.version, request.kind.kind)
-    kind = metrics.kind_label(gvk)
+    kind, version = metrics.kind_label(gvk), metrics.version_label(gvk)
     subresource = metrics.subresource_label(gvk, request.sub_resource)
     metrics.requests.labels(
-        kind, request.operation, subresource, verdict_label(verdict), str(verdict.code)
+        kind, version, request.operation, subresource, verdict_label(verdict), str(verdict.code)
     ).inc()
-    metrics.duration.labels(kind).observe(seconds)
+    metrics.duration.labels(kind, version).observe(seconds)
     if verdict.warnings:
-        metrics.warnings.labels(kind).inc(len(verdict.warnings))
+        metrics.warnings.labels(kind, version).inc(len(verdict.warnings))
     if verdict.internal_error:
-        metrics.internal_errors.labels(kind).inc()
+        metrics.internal_errors.labels(kind, version).inc()
     enforcement = "warn" if verdict.allowed else "deny"
     for error in verdict.errors:
         metrics.denial_causes.labels(
-            kind, metrics.field_label(error.field), error.type.value, enforcement
+            kind, version, metrics.field_label(error.field), error.type.value, enforcement
         ).inc()
 
 
@@ -518,8 +595,8 @@ def test_a_flush_writes_exactly_what_observing_each_review_wrote() -> None:
             tallied.observe_review(request, verdict, seconds)
             observe_directly(direct, request, verdict, seconds)
         tallied.observe_unreadable(400, 0.0005)
-        direct.requests.labels("", "", "", "unreadable", "400").inc()
-        direct.duration.labels("").observe(0.0005)
+        direct.requests.labels("", "", "", "", "unreadable", "400").inc()
+        direct.duration.labels("", "").observe(0.0005)
         tallied.flush()
         flushed, observed = exposition_without_timestamps(tallied), exposition_without_timestamps(direct)
         # Sums of durations: the same terms, added in another order (per tally, then to the total).
@@ -539,12 +616,19 @@ def test_reviews_wait_in_the_tallies_until_a_flush() -> None:
     metrics.count_in_flight(lambda: in_flight)
     request = parse_review(orjson.dumps(admission_review(resource_claim()))).request
     metrics.observe_review(request, allowed(), 0.002)
-    requests = ("dra_webhook_requests_total", "ResourceClaim", "CREATE", "", "allowed", "200")
+    requests = ("dra_webhook_requests_total", "ResourceClaim", "v1alpha2", "CREATE", "", "allowed", "200")
 
     def count(samples: Samples) -> float:
-        name, kind, operation, subresource, verdict, code = requests
+        name, kind, version, operation, subresource, verdict, code = requests
         return sample(
-            samples, name, kind=kind, operation=operation, subresource=subresource, verdict=verdict, code=code
+            samples,
+            name,
+            kind=kind,
+            version=version,
+            operation=operation,
+            subresource=subresource,
+            verdict=verdict,
+            code=code,
         )
 
     assert count(instrument_samples(metrics)) == 0
@@ -555,7 +639,10 @@ def test_reviews_wait_in_the_tallies_until_a_flush() -> None:
     assert count(instrument_samples(metrics)) == 1
     assert (
         sample(
-            instrument_samples(metrics), "dra_webhook_request_duration_seconds_count", kind="ResourceClaim"
+            instrument_samples(metrics),
+            "dra_webhook_request_duration_seconds_count",
+            kind="ResourceClaim",
+            version="v1alpha2",
         )
         == 1
     )
@@ -583,6 +670,7 @@ async def test_the_server_flushes_on_its_timer(
                 instrument_samples(metrics),
                 "dra_webhook_request_duration_seconds_count",
                 kind="ResourceClaim",
+                version="v1alpha2",
             )
             == 1
         ):
@@ -602,9 +690,11 @@ async def test_the_server_flushes_when_it_stops(
         await answer_one_review(client)
     metrics = app[METRICS_KEY]
     durations = "dra_webhook_request_duration_seconds_count"
-    assert sample(instrument_samples(metrics), durations, kind="ResourceClaim") == 0  # not yet flushed
+    assert (
+        sample(instrument_samples(metrics), durations, kind="ResourceClaim", version="v1alpha2") == 0
+    )  # not yet flushed
     await client.close()  # aiohttp's cleanup: the app's cleanup contexts end
-    assert sample(instrument_samples(metrics), durations, kind="ResourceClaim") == 2
+    assert sample(instrument_samples(metrics), durations, kind="ResourceClaim", version="v1alpha2") == 2
 
 
 async def test_a_scrape_flushes_first_and_reads_the_requests_in_flight(
@@ -617,12 +707,22 @@ async def test_a_scrape_flushes_first_and_reads_the_requests_in_flight(
     registry = single_process_registry(app[METRICS_KEY])
     app[TRAFFIC_KEY].enter()  # as a review being read
     samples = metric_samples(generate_latest(registry).decode())
-    assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim") == 1
+    assert (
+        sample(
+            samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim", version="v1alpha2"
+        )
+        == 1
+    )
     assert sample(samples, "dra_webhook_requests_in_flight") == 1
     app[TRAFFIC_KEY].leave()
     samples = metric_samples(generate_latest(registry).decode())
     assert sample(samples, "dra_webhook_requests_in_flight") == 0
-    assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim") == 1
+    assert (
+        sample(
+            samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim", version="v1alpha2"
+        )
+        == 1
+    )
 
 
 def test_a_scrape_answers_with_what_the_instruments_hold_when_the_flush_fails(
@@ -639,5 +739,10 @@ def test_a_scrape_answers_with_what_the_instruments_hold_when_the_flush_fails(
 
     monkeypatch.setattr(Metrics, "flush", broken_flush)
     samples = metric_samples(generate_latest(metrics.registry).decode())
-    assert sample(samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim") == 1
+    assert (
+        sample(
+            samples, "dra_webhook_request_duration_seconds_count", kind="ResourceClaim", version="v1alpha2"
+        )
+        == 1
+    )
     assert [record.getMessage() for record in caplog.records] == ["cannot write the metrics"]

@@ -21,7 +21,7 @@ from webhook import server as server_module
 from webhook.admission import AdmissionRequest, Verdict
 from webhook.logs import extra_fields
 from webhook.metrics import Metrics
-from webhook.rules import REGISTRY
+from webhook.registry import REGISTRY
 from webhook.server import READINESS_KEY, WebhookServer, create_app, server_tls
 from webhook.settings import ListenAddress, Settings
 

@@ -43,6 +43,8 @@ SPEC_IMMUTABLE = (
     'ResourceClaim.resource.k8s.io "gpu" is invalid: spec: Invalid value: '
     '{"resourceClassName":"gpu.example.com","allocationMode":"WaitForFirstConsumer"}: field is immutable'
 )
+# What follows the verdict on a judged object: its apiVersion and the release it was judged as.
+JUDGED_AS_1_30 = " (resource.k8s.io/v1alpha2, judged as Kubernetes 1.30)"
 SUBDOMAIN = (
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
     "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
@@ -339,7 +341,7 @@ def test_a_valid_manifest_prints_nothing_and_exits_0(capsys: pytest.CaptureFixtu
 def test_an_invalid_object_is_reported_like_kubectl_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = validate([str(CLAIMS)], capsys)
     assert code == 1
-    assert out == f"{CLAIMS}: {BAD_MODE}\n"
+    assert out == f"{CLAIMS}: {BAD_MODE}{JUDGED_AS_1_30}\n"
 
 
 def test_verbose_text_lists_every_object_and_the_summary_counts_them(
@@ -348,8 +350,8 @@ def test_verbose_text_lists_every_object_and_the_summary_counts_them(
     code, out, _ = validate(["-v", "--summary", str(CLAIMS)], capsys)
     assert code == 1
     assert out.splitlines() == [
-        f'{CLAIMS}: ResourceClaim.resource.k8s.io "gpu" is valid',
-        f"{CLAIMS}: {BAD_MODE}",
+        f'{CLAIMS}: ResourceClaim.resource.k8s.io "gpu" is valid{JUDGED_AS_1_30}',
+        f"{CLAIMS}: {BAD_MODE}{JUDGED_AS_1_30}",
         f"{CLAIMS}: Deployment default/web skipped: apps/v1, Kind=Deployment is not a resource.k8s.io object",
         "Summary: 3 objects in 1 file: 1 valid, 1 invalid, 1 skipped, 0 errors",
     ]
@@ -392,19 +394,20 @@ def test_objects_of_other_groups_are_skipped_but_strict_fails_them(
         f"{MANIFESTS / 'more' / 'lists.yaml'}: ConfigMap default/settings: v1, Kind=ConfigMap is not a "
         "resource.k8s.io object (--strict)",
         f'{MANIFESTS / "more" / "lists.yaml"}: ResourceClaim.resource.k8s.io "typed-bad" is invalid: '
-        f'spec.resourceClassName: Invalid value: "Not_A_Class": {SUBDOMAIN}',
+        f'spec.resourceClassName: Invalid value: "Not_A_Class": {SUBDOMAIN}{JUDGED_AS_1_30}',
     ]
 
 
 def test_an_unknown_version_of_the_group_is_skipped_as_not_validated(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    manifest = tmp_path / "v1alpha3.yaml"
-    manifest.write_text("apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceClass\nmetadata: {name: gpu}\n")
+    # resource.k8s.io/v1alpha1: Kubernetes 1.26's, which no release the webhook judges as serves.
+    manifest = tmp_path / "v1alpha1.yaml"
+    manifest.write_text("apiVersion: resource.k8s.io/v1alpha1\nkind: ResourceClass\nmetadata: {name: gpu}\n")
     code, out, _ = validate(["-v", str(manifest)], capsys)
     assert code == 0
     assert out == (
-        f"{manifest}: DeviceClass gpu skipped: resource.k8s.io/v1alpha3, Kind=DeviceClass is not validated "
+        f"{manifest}: ResourceClass gpu skipped: resource.k8s.io/v1alpha1, Kind=ResourceClass is not validated "
         "by dra-webhook\n"
     )
 
@@ -415,7 +418,7 @@ def test_a_yaml_syntax_error_exits_2_with_file_and_line_after_judging_what_came_
     code, out, _ = validate(["-v", str(BROKEN)], capsys)
     assert code == 2
     assert out.splitlines() == [
-        f'{BROKEN}: ResourceClaim.resource.k8s.io "fine" is valid',
+        f'{BROKEN}: ResourceClaim.resource.k8s.io "fine" is valid{JUDGED_AS_1_30}',
         f"{BROKEN}:13:12: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence at line 12)",
     ]
 
@@ -432,7 +435,7 @@ def test_stdin_is_read_with_a_dash(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(CLAIMS.read_bytes())))
     code, out, _ = validate(["-"], capsys)
     assert code == 1
-    assert out == f"<stdin>: {BAD_MODE}\n"
+    assert out == f"<stdin>: {BAD_MODE}{JUDGED_AS_1_30}\n"
 
 
 def test_warnings_are_printed_with_the_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -490,7 +493,7 @@ def test_an_update_without_server_fields_is_judged_as_the_api_server_would_fill_
     new = tmp_path / "new.yaml"
     new.write_text(yaml_claim("resourceClassName: gpu.example.com").replace("  namespace: default\n", ""))
     code, out, _ = validate(["-v", str(new), "--old", str(old)], capsys)
-    assert (code, out) == (0, f'{new}: ResourceClaim.resource.k8s.io "gpu" is valid\n')
+    assert (code, out) == (0, f'{new}: ResourceClaim.resource.k8s.io "gpu" is valid{JUDGED_AS_1_30}\n')
 
 
 def test_a_status_update_is_judged_by_the_status_rules(
@@ -510,7 +513,7 @@ def test_a_status_update_is_judged_by_the_status_rules(
     assert code == 1
     assert out == (
         f'{new}: ResourceClaim.resource.k8s.io "gpu" is invalid: status.reservedFor: Too long: may not be '
-        "longer than 32\n"
+        f"longer than 32{JUDGED_AS_1_30}\n"
     )
     # The same object as a main-resource update: status is not the update rules' business.
     assert validate([str(new), "--old", str(old)], capsys)[0] == 0
@@ -610,6 +613,7 @@ def test_json_reports_causes_and_the_summary_goes_to_stderr_when_asked(
         "line": 10,
         "status": "invalid",
         "apiVersion": "resource.k8s.io/v1alpha2",
+        "release": "1.30",
         "kind": "ResourceClaim",
         "namespace": "default",
         "name": "broken",
@@ -686,5 +690,5 @@ def test_a_namespaced_object_without_a_namespace_is_created_in_the_request_names
         f'{manifest}: ResourceClaim.resource.k8s.io "gpu" is invalid: metadata.namespace: Invalid value: '
         "\"Team_A\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "
         "and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used "
-        "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')\n"
+        f"for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?'){JUDGED_AS_1_30}\n"
     )

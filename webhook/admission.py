@@ -26,11 +26,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 import webhook.cel as cel
 from webhook.field import ErrorList, FieldError, invalid_message
 from webhook.logs import request_fields
-from webhook.rules import REGISTRY, GroupVersionKind, KindRules
+from webhook.registry import REGISTRY, KindRegistry, api_version_of
+from webhook.rules.kinds import GroupVersionKind, KindRules
 from webhook.rules.policy import NamespacePolicy, check_namespace_policy
+from webhook.rules.release import Release
 from webhook.rules.v1alpha2 import GROUP
 from webhook.rules.values import mapping, text
-from webhook.schemas import StructuralChecker, not_an_object
+from webhook.schemas import SchemaError, StructuralChecker, not_an_object
 from webhook.settings import Enforcement, PolicySettings, UnknownKindPolicy
 
 log = logging.getLogger("webhook.admission")
@@ -266,6 +268,8 @@ class Verdict:
     warnings: tuple[str, ...] = ()
     errors: tuple[FieldError, ...] = ()  # the causes of a denial (or of warn-mode warnings)
     internal_error: bool = False
+    # The release whose rules found `errors` (what the decision log names); None without errors.
+    release: Release | None = None
 
     @property
     def code(self) -> int:
@@ -292,7 +296,12 @@ _ALLOWED: Final = Verdict(True)
 
 
 def denied_invalid(
-    kind: str, name: str, errors: Sequence[FieldError], warnings: Sequence[str] = ()
+    kind: str,
+    name: str,
+    errors: Sequence[FieldError],
+    warnings: Sequence[str] = (),
+    *,
+    release: Release | None = None,
 ) -> Verdict:
     """A denial shaped exactly like the API server's `apierrors.NewInvalid` (HTTP 422, reason Invalid)."""
     details: dict[str, Any] = {}
@@ -309,7 +318,9 @@ def denied_invalid(
         "details": details,
         "code": 422,
     }
-    return Verdict(False, status=status, warnings=tidy_warnings(warnings), errors=tuple(errors))
+    return Verdict(
+        False, status=status, warnings=tidy_warnings(warnings), errors=tuple(errors), release=release
+    )
 
 
 def denied(code: int, reason: str, message: str, warnings: Sequence[str] = ()) -> Verdict:
@@ -358,17 +369,20 @@ class Judge:
     policy: PolicySettings
     namespace_policy: NamespacePolicy
     structural: StructuralChecker | None
-    registry: Mapping[GroupVersionKind, KindRules] = field(default_factory=lambda: REGISTRY)
+    registry: KindRegistry = field(default_factory=lambda: REGISTRY)
     # The registry by (group, version, kind) as plain tuples: `request.kind` (a tuple) finds its
     # entry without building a GroupVersionKind and hashing it in Python.
     _known_kinds: dict[tuple[str, str, str], _KnownKind] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        registry = self.registry
         known = {
-            (gvk.group, gvk.version, gvk.kind): _KnownKind.of(gvk, rules)
-            for gvk, rules in self.registry.items()
+            (gvk.group, gvk.version, gvk.kind): _KnownKind.of(gvk, rules, registry.release_of(gvk))
+            for gvk, rules in registry.items()
         }
         object.__setattr__(self, "_known_kinds", known)
+        if self.structural is not None:
+            _require_schemas(registry, self.structural)
 
     @classmethod
     def build(cls, policy: PolicySettings | None = None) -> Judge:
@@ -473,14 +487,15 @@ class Judge:
         if not judgement.errors:
             return allowed(judgement.warnings)
         name = request.object_name or request.name
-        if self.policy.enforcement_for(gvk.kind) is Enforcement.WARN:
+        if self.policy.enforcement_for(gvk.kind, version=gvk.version, group=gvk.group) is Enforcement.WARN:
             as_warnings = [f"{gvk.kind} {name!r} would be denied: {error}" for error in judgement.errors]
             return Verdict(
                 True,
                 warnings=tidy_warnings([*as_warnings, *judgement.warnings]),
                 errors=tuple(judgement.errors),
+                release=known.release,
             )
-        return denied_invalid(gvk.kind, name, judgement.errors, judgement.warnings)
+        return denied_invalid(gvk.kind, name, judgement.errors, judgement.warnings, release=known.release)
 
     def _unknown_kind(self, gvk: GroupVersionKind, *, subresource: str = "") -> Verdict:
         what = f"{gvk}" + (f" (subresource {subresource!r})" if subresource else "")
@@ -491,6 +506,18 @@ class Judge:
                 f"dra-webhook does not validate {what} and its unknown-kind policy is deny",
             )
         return allowed([f"dra-webhook: {what} is not validated by this webhook"])
+
+
+def _require_schemas(registry: KindRegistry, structural: StructuralChecker) -> None:
+    """Every kind the registry serves has a schema: a judge is not built without one (a start-up
+    error, rather than a KeyError when the first object of that kind arrives)."""
+    missing = [
+        f"{gvk} (schemas/{gvk.group}/{gvk.version}/{gvk.kind.lower()}.json)"
+        for gvk in registry
+        if not structural.knows(gvk)
+    ]
+    if missing:
+        raise SchemaError("the registry serves kinds without a schema: " + ", ".join(missing))
 
 
 def namespace_policy_from(policy: PolicySettings) -> NamespacePolicy:
@@ -515,10 +542,11 @@ class _KnownKind(NamedTuple):
     gvk: GroupVersionKind
     rules: KindRules
     api_version: str  # what the objects of the kind say in `apiVersion`
+    release: Release  # the release the kind is judged as
 
     @classmethod
-    def of(cls, gvk: GroupVersionKind, rules: KindRules) -> _KnownKind:
-        return cls(gvk, rules, f"{gvk.group}/{gvk.version}" if gvk.group else gvk.version)
+    def of(cls, gvk: GroupVersionKind, rules: KindRules, release: Release) -> _KnownKind:
+        return cls(gvk, rules, api_version_of(gvk), release)
 
 
 def _is_object(value: Any) -> bool:

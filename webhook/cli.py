@@ -55,10 +55,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from webhook.registry import REGISTRY
+
+    judged = ", ".join(
+        f"{api_version} as {release} does" for api_version, release in REGISTRY.version_table()
+    )
     parser = argparse.ArgumentParser(
         prog="dra-webhook",
-        description="Validating admission webhook for Kubernetes resource.k8s.io/v1alpha2 (DRA), "
-        "exact to kube-apiserver 1.30.",
+        description=f"Validating admission webhook for Kubernetes Dynamic Resource Allocation: it judges "
+        f"{judged} (docs/versions.md).",
     )
     parser.add_argument("--version", action="version", version=version_text())
     subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -291,10 +296,10 @@ def _policy_from(args: argparse.Namespace) -> PolicySettings:
     if args.config is None:
         return policy
     from webhook.config import ConfigError, load_config
-    from webhook.rules import REGISTRY
+    from webhook.registry import REGISTRY
 
     try:
-        return load_config(args.config, base=policy, known_kinds={gvk.kind for gvk in REGISTRY})
+        return load_config(args.config, base=policy, known_kinds=set(REGISTRY))
     except ConfigError as error:
         print(f"dra-webhook: {error}", file=sys.stderr)
         raise SystemExit(EXIT_UNREADABLE) from None

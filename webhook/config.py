@@ -11,8 +11,9 @@ Every key is optional; an empty file changes nothing::
         - {apiGroup: gpu.example.com, kind: GpuClassParameters, scope: Cluster}
     enforcement:
       default: deny                    # deny | warn (allowed, every error returned as a warning)
-      kinds:
-        ResourceClaimTemplate: warn
+      kinds:                           # a kind in every apiVersion, or Kind.version.group in one;
+        ResourceClaimTemplate: warn    # the most specific setting applies
+        ResourceClaim.v1alpha2.resource.k8s.io: warn
 
 The command line (flags and ``DRA_WEBHOOK_*``) gives the base; what the file sets overrides it, and
 a key removed from the file falls back to the base at the next reload. A file that cannot be read or
@@ -31,8 +32,9 @@ from typing import Any, Final
 
 import yaml
 
+from webhook.rules.kinds import GroupVersionKind
 from webhook.rules.policy import BUILTIN_SCOPES, NamespacePolicy
-from webhook.settings import Enforcement, PolicySettings, UnknownKindPolicy
+from webhook.settings import Enforcement, PolicySettings, UnknownKindPolicy, enforcement_key
 
 log = logging.getLogger("webhook.config")
 
@@ -51,7 +53,11 @@ class ConfigError(ValueError):
 
 
 def parse_config(
-    content: bytes | str, *, base: PolicySettings, known_kinds: Collection[str], source: str = "config"
+    content: bytes | str,
+    *,
+    base: PolicySettings,
+    known_kinds: Collection[GroupVersionKind],
+    source: str = "config",
 ) -> PolicySettings:
     """The policy of `base` with what the YAML `content` sets applied. Raises ConfigError."""
     try:
@@ -76,7 +82,9 @@ def parse_config(
     return policy
 
 
-def load_config(path: Path, *, base: PolicySettings, known_kinds: Collection[str]) -> PolicySettings:
+def load_config(
+    path: Path, *, base: PolicySettings, known_kinds: Collection[GroupVersionKind]
+) -> PolicySettings:
     """Read and parse the file at `path`. Raises ConfigError."""
     return parse_config(_read(path), base=base, known_kinds=known_kinds, source=str(path))
 
@@ -129,7 +137,9 @@ def _with_namespace_rules(policy: PolicySettings, section: Any) -> PolicySetting
     return policy
 
 
-def _with_enforcement(policy: PolicySettings, section: Any, known_kinds: Collection[str]) -> PolicySettings:
+def _with_enforcement(
+    policy: PolicySettings, section: Any, known_kinds: Collection[GroupVersionKind]
+) -> PolicySettings:
     if section is None:
         return policy
     if not isinstance(section, Mapping):
@@ -143,12 +153,16 @@ def _with_enforcement(policy: PolicySettings, section: Any, known_kinds: Collect
         kinds = section["kinds"] or {}
         if not isinstance(kinds, Mapping):
             raise ValueError("enforcement.kinds must map kind names to deny or warn")
+        names = {gvk.kind for gvk in known_kinds}
+        qualified = {enforcement_key(gvk.kind, version=gvk.version, group=gvk.group) for gvk in known_kinds}
         per_kind = []
         for kind, value in kinds.items():
-            if kind not in known_kinds:
+            if kind not in names and kind not in qualified:
+                # A kind of one apiVersion is told the kinds of each; a plain kind the kind names.
+                known = qualified if "." in str(kind) else names
                 raise ValueError(
                     f"enforcement.kinds: {kind!r} is not a kind this webhook validates "
-                    f"(known: {', '.join(sorted(known_kinds))})"
+                    f"(known: {', '.join(sorted(known))})"
                 )
             per_kind.append((str(kind), _enforcement(value, f"enforcement.kinds.{kind}")))
         policy = dataclasses.replace(policy, enforcement=tuple(per_kind))
@@ -172,7 +186,9 @@ class ConfigWatcher:
     metrics.
     """
 
-    def __init__(self, path: Path, *, base: PolicySettings, known_kinds: Collection[str]) -> None:
+    def __init__(
+        self, path: Path, *, base: PolicySettings, known_kinds: Collection[GroupVersionKind]
+    ) -> None:
         self.path = path
         self.base = base
         self.known_kinds = frozenset(known_kinds)

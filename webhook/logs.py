@@ -4,7 +4,8 @@ Every record carries its time (UTC), level, logger, message and process id (seve
 one stream), plus the fields passed as `extra=`. Two kinds of line matter to operators:
 
 * a **decision** line (logger ``webhook.decision``) per denial and per warn-mode "would deny", keyed by
-  the request uid, with kind, namespace/name, operation, user, dry-run and the causes; an internal error
+  the request uid, with kind, apiVersion, the release the rules that found the causes are exact to
+  (``release``), namespace/name, operation, user, dry-run and the causes; an internal error
   is logged once, with its stack, by the judge (`Judge.judge`), with the same request fields;
 * an **access** line (logger ``webhook.access``) per HTTP request, only with ``--access-log``.
 
@@ -29,6 +30,7 @@ from webhook.settings import LogFormat
 if TYPE_CHECKING:
     from webhook.admission import AdmissionRequest, Verdict
     from webhook.field import FieldError
+    from webhook.rules.release import Release
 
 DECISION_LOGGER: Final = "webhook.decision"
 ACCESS_LOGGER: Final = "webhook.access"
@@ -197,22 +199,26 @@ def _text_value(value: Any) -> str:
 # --- decisions --------------------------------------------------------------------------------------
 
 
-def request_fields(request: AdmissionRequest) -> dict[str, Any]:
-    """What identifies a request in a log line: never the object, only its coordinates and the caller."""
+def request_fields(request: AdmissionRequest, release: Release | None = None) -> dict[str, Any]:
+    """What identifies a request in a log line: never the object, only its coordinates and the caller;
+    with `release`, the release its kind was judged as (``"release": "1.30"``, after the apiVersion)."""
     gvk = request.kind
-    return {
+    fields: dict[str, Any] = {
         "uid": request.uid,
         "kind": gvk.kind,
         "apiVersion": f"{gvk.group}/{gvk.version}" if gvk.group else gvk.version,
-        "namespace": request.namespace,
-        # `name` is a LogRecord attribute and cannot be an extra field. A CREATE with generateName
-        # has no request.name; the object may carry one.
-        "objectName": request.name or request.object_name,
-        "operation": request.operation,
-        "subresource": request.sub_resource,
-        "user": request.user_info.username if request.user_info is not None else "",
-        "dryRun": bool(request.dry_run),
     }
+    if release is not None:
+        fields["release"] = release.version
+    fields["namespace"] = request.namespace
+    # `name` is a LogRecord attribute and cannot be an extra field. A CREATE with generateName
+    # has no request.name; the object may carry one.
+    fields["objectName"] = request.name or request.object_name
+    fields["operation"] = request.operation
+    fields["subresource"] = request.sub_resource
+    fields["user"] = request.user_info.username if request.user_info is not None else ""
+    fields["dryRun"] = bool(request.dry_run)
+    return fields
 
 
 def logged_causes(
@@ -251,7 +257,11 @@ def log_decision(request: AdmissionRequest, verdict: Verdict) -> None:
     ):
         return
     event = "warned" if verdict.allowed else "denied"
-    fields: dict[str, Any] = {"event": event, **request_fields(request), "code": verdict.code}
+    fields: dict[str, Any] = {
+        "event": event,
+        **request_fields(request, verdict.release),
+        "code": verdict.code,
+    }
     status = verdict.status
     if status is not None:
         fields["reason"] = status.get("reason", "")

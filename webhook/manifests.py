@@ -6,7 +6,7 @@ manifests` and for clusters without kustomize or cert-manager. tests/test_manife
 equal, so a change to one that is not made to the other fails the tests.
 
 The webhook configuration's rules are not written anywhere: they are derived from the rule registry
-(`webhook.rules.REGISTRY`), so the API server sends the webhook exactly the kinds and subresources
+(`webhook.registry.REGISTRY`), so the API server sends the webhook exactly the kinds and subresources
 it knows how to judge.
 """
 
@@ -23,7 +23,7 @@ import yaml
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding
 
-from webhook.rules import REGISTRY, GroupVersionKind, KindRules
+from webhook.registry import REGISTRY, KindRegistry
 from webhook.rules.names import is_dns1123_label
 
 Manifest = dict[str, Any]
@@ -59,22 +59,21 @@ _DNS1035_LABEL_RE = re.compile(r"[a-z]([-a-z0-9]*[a-z0-9])?")
 _DNS1035_LABEL_MAX = 63
 
 
-def webhook_rules(registry: Mapping[GroupVersionKind, KindRules] = REGISTRY) -> list[Manifest]:
+def webhook_rules(registry: KindRegistry = REGISTRY) -> list[Manifest]:
     """One rule per group and version: CREATE and UPDATE of each kind and of each of its subresources."""
-    resources_by_group_version: dict[tuple[str, str], set[str]] = {}
-    for kind in registry.values():
-        names = resources_by_group_version.setdefault((kind.gvk.group, kind.gvk.version), set())
-        names.add(kind.resource)
-        names.update(f"{kind.resource}/{subresource}" for subresource in kind.subresources)
     return [
         {
             "apiGroups": [group],
             "apiVersions": [version],
             "operations": list(OPERATIONS),
-            "resources": sorted(names),
+            "resources": sorted(
+                name
+                for kind in kinds
+                for name in (kind.resource, *(f"{kind.resource}/{sub}" for sub in kind.subresources))
+            ),
             "scope": "*",
         }
-        for (group, version), names in sorted(resources_by_group_version.items())
+        for (group, version), kinds in sorted(registry.kinds_by_group_version().items())
     ]
 
 
@@ -90,7 +89,7 @@ def rule_resources(configuration: Mapping[str, Any]) -> set[tuple[str, str, str]
 
 
 def registry_resources(
-    registry: Mapping[GroupVersionKind, KindRules] = REGISTRY,
+    registry: KindRegistry = REGISTRY,
 ) -> set[tuple[str, str, str]]:
     """(group, version, resource) for every resource and subresource the registry validates."""
     return rule_resources({"webhooks": [{"rules": webhook_rules(registry)}]})
@@ -102,7 +101,7 @@ def render_objects(
     service: str = DEFAULT_SERVICE,
     image: str = DEFAULT_IMAGE,
     ca_bundle: bytes | None = None,
-    registry: Mapping[GroupVersionKind, KindRules] = REGISTRY,
+    registry: KindRegistry = REGISTRY,
 ) -> list[Manifest]:
     """Every object of manifests/base, for `namespace` and `service`, in the base's order.
 
@@ -248,7 +247,7 @@ def validating_webhook_configuration(
     namespace: str,
     service: str,
     ca_bundle: bytes | None = None,
-    registry: Mapping[GroupVersionKind, KindRules] = REGISTRY,
+    registry: KindRegistry = REGISTRY,
 ) -> Manifest:
     client_config: Manifest = {
         "service": {"name": service, "namespace": namespace, "path": WEBHOOK_PATH, "port": SERVICE_PORT}

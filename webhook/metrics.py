@@ -10,8 +10,10 @@ pid check and, with workers, an mmap write, and a review touched three to five o
 tallied in plain memory, and `Metrics.flush` adds the tallies to the instruments: the server flushes
 every `server.METRICS_FLUSH_SECONDS`, when it stops, and a scrape of the registry flushes first.
 
-Label values are bounded: a kind this webhook does not validate is ``other``, so is an unknown
-subresource; a field path has its indexes and map keys folded (``status.reservedFor[*].uid``) and at
+Label values are bounded: a kind this webhook does not validate is ``other`` (and so is its
+``version``), so is an unknown subresource; a kind it validates is labelled with its kind name and its
+apiVersion's version (``kind="ResourceClaim", version="v1alpha2"``), so that the apiVersions of one kind
+are told apart; a field path has its indexes and map keys folded (``status.reservedFor[*].uid``) and at
 most `MAX_FIELD_LABELS` distinct paths are kept per process, the rest counted as ``other``.
 """
 
@@ -64,19 +66,21 @@ _FOLDED_PATH: Final = re.compile(r"[A-Za-z0-9_.<>-]*(?:\[\*\][A-Za-z0-9_.<>-]*)*
 # What `observe_review` caches its tallies by: the request's group, version, kind, subresource and
 # operation, then the verdict label and code.
 _ReviewKey = tuple[str, str, str, str, str, str, int]
-# The labels of a `denial_causes` child: kind, field, reason, enforcement.
-_CauseLabels = tuple[str, str, str, str]
-_PendingKey = TypeVar("_PendingKey", str, _CauseLabels)
+# The labels every per-kind instrument starts with: kind, version.
+_KindLabels = tuple[str, str]
+# The labels of a `denial_causes` child: kind, version, field, reason, enforcement.
+_CauseLabels = tuple[str, str, str, str, str]
+_PendingKey = TypeVar("_PendingKey", _KindLabels, _CauseLabels)
 
 
 class ReviewTally:
     """The reviews counted with one `requests` child (hence one `duration` child) since the last flush:
     their durations' sum, and how many fell in each bucket of `LATENCY_BUCKETS` (the last one +Inf)."""
 
-    __slots__ = ("buckets", "duration", "kind", "requests", "seconds")
+    __slots__ = ("buckets", "duration", "kind_labels", "requests", "seconds")
 
-    def __init__(self, kind: str, requests: Counter, duration: Histogram) -> None:
-        self.kind = kind
+    def __init__(self, kind_labels: _KindLabels, requests: Counter, duration: Histogram) -> None:
+        self.kind_labels = kind_labels
         self.requests = requests
         self.duration = duration
         self.seconds = 0.0
@@ -132,7 +136,8 @@ def verdict_label(verdict: Verdict) -> str:
 
 
 class Metrics:
-    """The webhook's instruments. `kinds` is the rule registry: its kind names are the kind labels."""
+    """The webhook's instruments. `kinds` is the kind registry: its kinds and their versions are the
+    kind and version labels."""
 
     def __init__(
         self, kinds: Mapping[GroupVersionKind, KindRules], *, registry: CollectorRegistry | None = None
@@ -147,22 +152,22 @@ class Metrics:
         self._tallies: dict[Counter, ReviewTally] = {}
         # Counts not yet added to `denial_causes`, `warnings` and `internal_errors`, by label values.
         self._pending_causes: dict[_CauseLabels, int] = {}
-        self._pending_warnings: dict[str, int] = {}
-        self._pending_internal_errors: dict[str, int] = {}
+        self._pending_warnings: dict[_KindLabels, int] = {}
+        self._pending_internal_errors: dict[_KindLabels, int] = {}
         self._in_flight_source: Callable[[], int] | None = None
         r = self.registry
         r.register(_FlushOnCollect(self))
         self.requests = Counter(
             f"{PREFIX}_requests",
-            "AdmissionReview requests answered, by kind, operation, subresource, verdict and code "
-            "(the status code of a denial, or the HTTP status of an unreadable request).",
-            ["kind", "operation", "subresource", "verdict", "code"],
+            "AdmissionReview requests answered, by kind, version, operation, subresource, verdict and "
+            "code (the status code of a denial, or the HTTP status of an unreadable request).",
+            ["kind", "version", "operation", "subresource", "verdict", "code"],
             registry=r,
         )
         self.duration = Histogram(
             f"{PREFIX}_request_duration_seconds",
-            "Time from the start of a POST /validate to its answer, by kind.",
-            ["kind"],
+            "Time from the start of a POST /validate to its answer, by kind and version.",
+            ["kind", "version"],
             buckets=LATENCY_BUCKETS,
             registry=r,
         )
@@ -175,17 +180,20 @@ class Metrics:
         self.denial_causes = Counter(
             f"{PREFIX}_denial_causes",
             "Field errors of denied (enforcement=deny) and warn-mode (enforcement=warn) requests, by kind, "
-            "field path with indexes folded, and cause reason.",
-            ["kind", "field", "reason", "enforcement"],
+            "version, field path with indexes folded, and cause reason.",
+            ["kind", "version", "field", "reason", "enforcement"],
             registry=r,
         )
         self.warnings = Counter(
-            f"{PREFIX}_warnings", "Warnings returned in answers, by kind.", ["kind"], registry=r
+            f"{PREFIX}_warnings",
+            "Warnings returned in answers, by kind and version.",
+            ["kind", "version"],
+            registry=r,
         )
         self.internal_errors = Counter(
             f"{PREFIX}_internal_errors",
-            "Requests whose judging crashed (answered with a 500 InternalError), by kind.",
-            ["kind"],
+            "Requests whose judging crashed (answered with a 500 InternalError), by kind and version.",
+            ["kind", "version"],
             registry=r,
         )
         self.certificate_reloads = Counter(
@@ -230,6 +238,10 @@ class Metrics:
         rules = self._kinds.get(gvk)
         return rules.gvk.kind if rules is not None else OTHER
 
+    def version_label(self, gvk: GroupVersionKind) -> str:
+        rules = self._kinds.get(gvk)
+        return rules.gvk.version if rules is not None else OTHER
+
     def subresource_label(self, gvk: GroupVersionKind, subresource: str) -> str:
         rules = self._kinds.get(gvk)
         if not subresource or (rules is not None and subresource in rules.subresources):
@@ -269,13 +281,14 @@ class Metrics:
             tally = self._new_review_tally(key)
         tally.add(seconds)
         if verdict.warnings:
-            _count(self._pending_warnings, tally.kind, len(verdict.warnings))
+            _count(self._pending_warnings, tally.kind_labels, len(verdict.warnings))
         if verdict.internal_error:
-            _count(self._pending_internal_errors, tally.kind, 1)
+            _count(self._pending_internal_errors, tally.kind_labels, 1)
         if verdict.errors:
             enforcement = "warn" if verdict.allowed else "deny"
+            kind, version = tally.kind_labels
             for error in verdict.errors:
-                causes = (tally.kind, self.field_label(error.field), error.type.value, enforcement)
+                causes = (kind, version, self.field_label(error.field), error.type.value, enforcement)
                 _count(self._pending_causes, causes, 1)
 
     def _new_review_tally(self, key: _ReviewKey) -> ReviewTally:
@@ -284,24 +297,25 @@ class Metrics:
         are not bounded; the labels, hence the tallies, are)."""
         group, version, kind_name, subresource, operation, label, code = key
         gvk = GroupVersionKind(group, version, kind_name)
-        kind = self.kind_label(gvk)
+        kind_labels = (self.kind_label(gvk), self.version_label(gvk))
         requests = self.requests.labels(
-            kind, operation, self.subresource_label(gvk, subresource), label, str(code)
+            *kind_labels, operation, self.subresource_label(gvk, subresource), label, str(code)
         )
-        tally = self._tally(kind, requests)
+        tally = self._tally(kind_labels, requests)
         if len(self._review_tallies) < _REVIEW_CACHE_SIZE:
             self._review_tallies[key] = tally
         return tally
 
-    def _tally(self, kind: str, requests: Counter) -> ReviewTally:
+    def _tally(self, kind_labels: _KindLabels, requests: Counter) -> ReviewTally:
         tally = self._tallies.get(requests)
         if tally is None:
-            tally = self._tallies[requests] = ReviewTally(kind, requests, self.duration.labels(kind))
+            duration = self.duration.labels(*kind_labels)
+            tally = self._tallies[requests] = ReviewTally(kind_labels, requests, duration)
         return tally
 
     def observe_unreadable(self, status: int, seconds: float) -> None:
         """Count one request that was not a readable AdmissionReview (an HTTP 4xx)."""
-        self._tally("", self.requests.labels("", "", "", UNREADABLE, str(status))).add(seconds)
+        self._tally(("", ""), self.requests.labels("", "", "", "", UNREADABLE, str(status))).add(seconds)
 
     def count_in_flight(self, source: Callable[[], int]) -> None:
         """Where each flush reads the number of requests in flight (the server's own count)."""
@@ -329,11 +343,11 @@ class Metrics:
         for labels, count in causes.items():
             self.denial_causes.labels(*labels).inc(count)
         warnings, self._pending_warnings = self._pending_warnings, {}
-        for kind, count in warnings.items():
-            self.warnings.labels(kind).inc(count)
+        for kind_labels, count in warnings.items():
+            self.warnings.labels(*kind_labels).inc(count)
         internal_errors, self._pending_internal_errors = self._pending_internal_errors, {}
-        for kind, count in internal_errors.items():
-            self.internal_errors.labels(kind).inc(count)
+        for kind_labels, count in internal_errors.items():
+            self.internal_errors.labels(*kind_labels).inc(count)
 
     def observe_certificate(self, *, reloads: int, reload_errors: int, not_after_timestamp: float) -> None:
         """Bring the certificate instruments up to the reloader's running counts."""

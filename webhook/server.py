@@ -50,7 +50,7 @@ from webhook.admission import (
 from webhook.config import ConfigError, ConfigWatcher
 from webhook.logs import ACCESS_LOGGER, log_decision, request_fields
 from webhook.metrics import Metrics, single_process_registry
-from webhook.rules import REGISTRY
+from webhook.registry import REGISTRY
 from webhook.schemas import StructuralChecker
 from webhook.settings import ConnectionLimits, ListenAddress, PolicySettings, Settings
 from webhook.tls import (
@@ -738,7 +738,7 @@ class WebhookServer:
         settings = self.settings
         try:
             context = server_tls(settings)
-            known_kinds = {gvk.kind for gvk in (self._judge.registry if self._judge else REGISTRY)}
+            known_kinds = set(self._judge.registry if self._judge else REGISTRY)
             watcher = (
                 ConfigWatcher(settings.config_file, base=settings.policy, known_kinds=known_kinds)
                 if settings.config_file is not None

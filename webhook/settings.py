@@ -64,7 +64,9 @@ class PolicySettings:
     # (apiGroup, kind) -> namespaced, added to the built-in table of core kinds.
     extra_scopes: tuple[tuple[str, str, bool], ...] = ()
     unknown_kind: UnknownKindPolicy = UnknownKindPolicy.ALLOW
-    # kind name -> enforcement; kinds not named use `default_enforcement`.
+    # kind -> enforcement, the kind named for all its apiVersions (`ResourceClaim`) or for one
+    # (`ResourceClaim.v1alpha3.resource.k8s.io`, see `enforcement_key`); the most specific applies, and
+    # kinds not named use `default_enforcement`.
     enforcement: tuple[tuple[str, Enforcement], ...] = ()
     default_enforcement: Enforcement = Enforcement.DENY
     # The structural check (schemas/): wrong JSON types, malformed quantities and timestamps are
@@ -72,11 +74,24 @@ class PolicySettings:
     # them with the API server's own messages (see webhook.schemas).
     structural_check: bool = True
 
-    def enforcement_for(self, kind: str) -> Enforcement:
+    def enforcement_for(self, kind: str, *, version: str = "", group: str = "") -> Enforcement:
+        """The enforcement of `kind` in one apiVersion: its version's own setting, else the kind's,
+        else the default."""
+        qualified = enforcement_key(kind, version=version, group=group) if version else None
+        for_kind: Enforcement | None = None
         for name, enforcement in self.enforcement:
-            if name == kind:
+            if name == qualified:
                 return enforcement
-        return self.default_enforcement
+            if name == kind and for_kind is None:
+                for_kind = enforcement
+        return for_kind if for_kind is not None else self.default_enforcement
+
+
+def enforcement_key(kind: str, *, version: str, group: str) -> str:
+    """How the enforcement table names a kind of one apiVersion: ``ResourceClaim.v1alpha3.resource.k8s.io``,
+    kind, version and group joined by dots as kubectl names a resource of one version
+    (``kubectl get resourceclaims.v1alpha3.resource.k8s.io``)."""
+    return f"{kind}.{version}.{group}" if group else f"{kind}.{version}"
 
 
 class LogFormat(enum.Enum):

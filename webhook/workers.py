@@ -151,7 +151,7 @@ class Supervisor:
         # The TLS and configuration modules only: importing the server (aiohttp, the rules' judge) here
         # would delay the workers' start for nothing.
         from webhook.config import ConfigError, load_config
-        from webhook.rules import REGISTRY
+        from webhook.registry import REGISTRY
         from webhook.tls import CertificateError, build_server_context, ensure_development_certificates
 
         settings = self.settings
@@ -162,7 +162,7 @@ class Supervisor:
                 settings.cert_file, settings.key_file, client_ca_file=settings.client_ca_file
             )
             if settings.config_file is not None:
-                known_kinds = {gvk.kind for gvk in REGISTRY}
+                known_kinds = set(REGISTRY)
                 load_config(settings.config_file, base=settings.policy, known_kinds=known_kinds)
         except (CertificateError, ConfigError, OSError) as error:
             log.error("cannot start: %s", error)

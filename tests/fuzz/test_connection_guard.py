@@ -79,7 +79,7 @@ async def test_past_the_limit_the_longest_idle_connection_makes_room() -> None:
 
 async def test_each_closing_is_told_to_the_metrics_with_a_reason_they_know() -> None:
     from webhook.metrics import CONNECTION_CLOSING_REASONS, Metrics
-    from webhook.rules import REGISTRY
+    from webhook.registry import REGISTRY
     from webhook.server import _CLOSING_REASONS
 
     assert set(_CLOSING_REASONS) == set(CONNECTION_CLOSING_REASONS)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from webhook.rules import KindRules
+from webhook.rules.kinds import KindRules
 from webhook.rules.values import mapping
 
 DEFAULT_NAMESPACE: Final = "default"  # kubectl's namespace when neither the object nor -n names one

@@ -14,6 +14,7 @@ from webhook.offline.documents import UnreadableInput, location
 from webhook.offline.inputs import display_name, no_stdin, read_documents, read_input
 from webhook.offline.objects import ManifestObject, objects_of
 from webhook.offline.old_objects import OldObjects
+from webhook.rules.release import Release
 from webhook.settings import PolicySettings
 
 ObjectStatus = Literal["valid", "invalid", "skipped", "error"]
@@ -35,6 +36,7 @@ class ObjectResult:
     causes: tuple[Mapping[str, str], ...] = ()
     warnings: tuple[str, ...] = ()
     column: int = 0
+    release: Release | None = None  # the release the object was judged as; None when not judged
 
     @classmethod
     def of(
@@ -46,6 +48,7 @@ class ObjectResult:
         message: str = "",
         causes: tuple[Mapping[str, str], ...] = (),
         warnings: tuple[str, ...] = (),
+        release: Release | None = None,
     ) -> ObjectResult:
         return cls(
             item.source,
@@ -59,6 +62,7 @@ class ObjectResult:
             message,
             causes,
             warnings,
+            release=release,
         )
 
     @property
@@ -76,9 +80,10 @@ class ObjectResult:
     def as_json(self) -> dict[str, Any]:
         result: dict[str, Any] = {"source": self.source, "line": self.line, "status": self.status}
         if self.kind:
-            result.update(
-                apiVersion=self.api_version, kind=self.kind, namespace=self.namespace, name=self.name
-            )
+            result["apiVersion"] = self.api_version
+            if self.release is not None:
+                result["release"] = self.release.version
+            result.update(kind=self.kind, namespace=self.namespace, name=self.name)
         if self.operation:
             result["operation"] = self.operation
         if self.message:
@@ -140,9 +145,11 @@ class ManifestJudge:
 
     def judge_object(self, item: ManifestObject) -> ObjectResult:
         gvk = item.gvk
-        rules = self.judge.registry.get(gvk)
+        registry = self.judge.registry
+        rules = registry.get(gvk)
         if rules is None:
             return self._not_validated(item)
+        release = registry.release_of(gvk)
         subresource = self.options.subresource
         old = self.old.find(item, rules)
         if subresource:
@@ -169,7 +176,7 @@ class ManifestJudge:
             return ObjectResult.of(item, "error", operation=operation, message=reason)
         warnings = tuple(judgement.warnings)
         if not judgement.errors:
-            return ObjectResult.of(item, "valid", operation=operation, warnings=warnings)
+            return ObjectResult.of(item, "valid", operation=operation, warnings=warnings, release=release)
         return ObjectResult.of(
             item,
             "invalid",
@@ -177,6 +184,7 @@ class ManifestJudge:
             message=invalid_message(gvk.kind, DRA_GROUP, item.name, judgement.errors),
             causes=tuple(error.cause() for error in judgement.errors),
             warnings=warnings,
+            release=release,
         )
 
     def _not_validated(self, item: ManifestObject) -> ObjectResult:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from webhook.offline.documents import Document, UnreadableInput
-from webhook.rules import GroupVersionKind
+from webhook.rules.kinds import GroupVersionKind
 from webhook.rules.values import mapping, text
 
 

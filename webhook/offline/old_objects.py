@@ -12,7 +12,7 @@ from webhook.offline.apiserver import DEFAULT_NAMESPACE, effective_namespace, in
 from webhook.offline.documents import UnreadableInput
 from webhook.offline.inputs import MANIFEST_SUFFIXES, display_name, expand_paths, read_documents, read_input
 from webhook.offline.objects import ManifestObject, objects_of
-from webhook.rules import KindRules
+from webhook.rules.kinds import KindRules
 
 ObjectKey = tuple[str, str, str, str]  # group, kind, namespace, name
 

@@ -83,6 +83,9 @@ class ReviewOutcome:
         }
         if judged.uid:
             result["uid"] = judged.uid
+        if judged.release is not None:
+            result["apiVersion"] = judged.api_version
+            result["release"] = judged.release.version
         if judged.error:
             result["error"] = judged.error
         if self.problems:

@@ -15,6 +15,8 @@ from webhook.offline.documents import Document, ReadResult, UnreadableInput
 from webhook.offline.expectations import Expectation
 from webhook.offline.inputs import display_name, no_stdin, read_documents, read_input
 from webhook.offline.suites import is_suite, suite_tests
+from webhook.registry import api_version_of
+from webhook.rules.release import Release
 from webhook.settings import PolicySettings
 
 
@@ -30,6 +32,9 @@ class JudgedReview:
     error: str = ""
     from_suite: bool = False
     expect: Expectation | None = None
+    # The reviewed object's apiVersion and the release it was judged as, when its kind is registered.
+    api_version: str = ""
+    release: Release | None = None
 
 
 class ReviewJudge:
@@ -68,8 +73,20 @@ class ReviewJudge:
             parsed = parse_review(document if isinstance(document, Mapping) else orjson.dumps(document))
         except UnreadableReview as unreadable:
             return JudgedReview(source, line, name, error=unreadable.reason)
-        answer = review_response(parsed, self.judge.judge(parsed.request))
-        return JudgedReview(source, line, name, uid=parsed.request.uid, answer=answer)
+        request = parsed.request
+        answer = review_response(parsed, self.judge.judge(request))
+        gvk, registry = request.kind.gvk(), self.judge.registry
+        if gvk not in registry:
+            return JudgedReview(source, line, name, uid=request.uid, answer=answer)
+        return JudgedReview(
+            source,
+            line,
+            name,
+            uid=request.uid,
+            answer=answer,
+            api_version=api_version_of(gvk),
+            release=registry.release_of(gvk),
+        )
 
     def judge_suite(self, source: str, document: Document) -> list[JudgedReview]:
         judged: list[JudgedReview] = []

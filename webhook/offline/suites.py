@@ -15,7 +15,7 @@ from webhook.offline.documents import UnreadableInput
 from webhook.offline.expectations import ALLOWED, Expectation, SuiteError, parse_expectation, typed_field
 from webhook.offline.inputs import STDIN_NAME, no_stdin, read_documents, read_input
 from webhook.offline.objects import expand_objects
-from webhook.rules import GroupVersionKind, KindRules
+from webhook.rules.kinds import GroupVersionKind, KindRules
 from webhook.rules.values import text
 
 _TEST_KEYS: Final = frozenset(

@@ -105,17 +105,25 @@ def validate_summary_line(tally: Tally) -> str:
 def _object_lines(result: ObjectResult, *, verbose: bool) -> list[str]:
     lines = []
     if result.status == "invalid" and result.kind and result.message.startswith(result.kind + "."):
-        lines.append(f"{result.source}: {result.message}")
+        lines.append(f"{result.source}: {result.message}{_judged_as(result)}")
     elif result.status == "invalid":
-        lines.append(f"{result.source}: {result.title}: {result.message}")
+        lines.append(f"{result.source}: {result.title}: {result.message}{_judged_as(result)}")
     elif result.status == "error":
         lines.append(f"{result.location}: {_object_prefix(result)}{result.message}")
     elif verbose and result.status == "valid":
-        lines.append(f"{result.source}: {result.kind}.{DRA_GROUP} {go_quote(result.name)} is valid")
+        lines.append(
+            f"{result.source}: {result.kind}.{DRA_GROUP} {go_quote(result.name)} is valid{_judged_as(result)}"
+        )
     elif verbose:
         lines.append(f"{result.source}: {result.title} skipped: {result.message}")
     lines.extend(f"{result.source}: Warning: {warning}" for warning in result.warnings)
     return lines
+
+
+def _judged_as(result: ObjectResult) -> str:
+    """`` (resource.k8s.io/v1alpha2, judged as Kubernetes 1.30)``: after the verdict on a judged object,
+    its apiVersion and the release whose rules and messages it was judged by."""
+    return f" ({result.api_version}, judged as {result.release})" if result.release is not None else ""
 
 
 def _object_prefix(result: ObjectResult) -> str:

@@ -1,32 +1,7 @@
-"""The rule registry: (group, version, kind) -> the built-in validation of that kind.
+"""The rules: pure, synchronous functions from decoded objects to field errors, and no I/O.
 
-Everything the webhook validates is listed here once; the admission bridge dispatches on it, the
-manifests derive their webhook rules from it, and the offline commands use it to know what they judge.
+The shared building blocks (`meta`, `names`, `nodeselector`, `lists`, `values`, `equality`) take the
+`release.Release` they serve where a release changed them; each apiVersion has a package of its own
+(`v1alpha2`, ...) with one module per kind and a `kinds.KINDS` tuple of them. This package imports
+none of them: `webhook.registry` binds every version package's kinds to its release.
 """
-
-from __future__ import annotations
-
-from collections.abc import Mapping
-from types import MappingProxyType
-
-from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.v1alpha2.parameters import RESOURCE_CLAIM_PARAMETERS, RESOURCE_CLASS_PARAMETERS
-from webhook.rules.v1alpha2.podschedulingcontext import POD_SCHEDULING_CONTEXT
-from webhook.rules.v1alpha2.resourceclaim import RESOURCE_CLAIM
-from webhook.rules.v1alpha2.resourceclaimtemplate import RESOURCE_CLAIM_TEMPLATE
-from webhook.rules.v1alpha2.resourceclass import RESOURCE_CLASS
-from webhook.rules.v1alpha2.resourceslice import RESOURCE_SLICE
-
-__all__ = ["REGISTRY", "GroupVersionKind", "KindRules", "Obj"]
-
-_ALL_KINDS: tuple[KindRules, ...] = (
-    RESOURCE_CLAIM,
-    RESOURCE_CLAIM_TEMPLATE,
-    RESOURCE_CLASS,
-    POD_SCHEDULING_CONTEXT,
-    RESOURCE_SLICE,
-    RESOURCE_CLAIM_PARAMETERS,
-    RESOURCE_CLASS_PARAMETERS,
-)
-
-REGISTRY: Mapping[GroupVersionKind, KindRules] = MappingProxyType({rules.gvk: rules for rules in _ALL_KINDS})

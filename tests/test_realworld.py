@@ -1,0 +1,106 @@
+"""Published DRA manifests (../shared/realworld, filed by apiVersion, with INDEX.md / index.json saying
+where each came from and whether it was valid when published), judged as `dra-webhook validate` judges
+them, for every apiVersion the registry serves: a version registered is checked here with no change to
+this file. Skipped when the collection is not beside the project.
+
+* A file marked valid is accepted, and every resource.k8s.io object of a registered apiVersion in it is
+  judged (none skipped).
+* A file marked as a fixture with placeholder values, a published mistake, a pre-release shape or a
+  design prototype is not accepted: some resource.k8s.io object in it is invalid or not judged.
+
+The collection is read from ``../shared/realworld`` beside the project root, or from the directory
+``DRA_WEBHOOK_REALWORLD`` names (a git worktree elsewhere).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from webhook.admission import Judge
+from webhook.offline.manifest_judge import ManifestJudge, ObjectResult, ValidateOptions
+from webhook.registry import REGISTRY
+
+REALWORLD = Path(
+    os.environ.get("DRA_WEBHOOK_REALWORLD")
+    or Path(__file__).resolve().parent.parent.parent / "shared" / "realworld"
+)
+GROUP = "resource.k8s.io"
+# INDEX.md's "presumed valid" column: what the API accepted when the file was published.
+VALID_MARKS = (
+    "YES",
+    "YES (captured output)",
+    "YES (parser edge case)",
+    "YES (API) / INTENTIONALLY INVALID (driver)",
+)
+REJECTED_MARK_PREFIX = "NO ("
+
+pytestmark = pytest.mark.skipif(not (REALWORLD / "index.json").is_file(), reason=f"{REALWORLD} is absent")
+
+
+def registered_versions() -> list[str]:
+    return sorted({gvk.version for gvk in REGISTRY if gvk.group == GROUP})
+
+
+@functools.cache
+def index() -> list[dict[str, Any]]:
+    files: list[dict[str, Any]] = json.loads((REALWORLD / "index.json").read_text())["files"]
+    return files
+
+
+@functools.cache
+def manifest_judge() -> ManifestJudge:
+    return ManifestJudge(Judge.build(), ValidateOptions())
+
+
+def dra_results(entry: dict[str, Any]) -> list[ObjectResult]:
+    """The results of a file's resource.k8s.io objects (and of anything unreadable in it)."""
+    results = manifest_judge().judge_input(str(REALWORLD / entry["file"]))
+    return [
+        result for result in results if result.status == "error" or result.api_version.startswith(GROUP + "/")
+    ]
+
+
+def registered(result: ObjectResult) -> bool:
+    return any(result.api_version == f"{GROUP}/{version}" for version in registered_versions())
+
+
+def files_marked(version: str, *, valid: bool) -> list[dict[str, Any]]:
+    return [
+        entry
+        for entry in index()
+        if entry["dir"] == version
+        and (
+            entry["presumed_valid"] in VALID_MARKS
+            if valid
+            else entry["presumed_valid"].startswith(REJECTED_MARK_PREFIX)
+        )
+    ]
+
+
+@pytest.mark.parametrize("version", registered_versions())
+def test_published_valid_manifests_are_accepted_with_every_object_judged(version: str) -> None:
+    entries = files_marked(version, valid=True)
+    assert entries, f"no file of {version} is marked valid"
+    problems = [
+        f"{entry['file']}: {result.status}: {result.message}"
+        for entry in entries
+        for result in dra_results(entry)
+        if result.status == "error" or (registered(result) and result.status != "valid")
+    ]
+    assert problems == []
+
+
+@pytest.mark.parametrize("version", registered_versions())
+def test_published_mistakes_fixtures_and_prototypes_are_not_accepted(version: str) -> None:
+    accepted = []
+    for entry in files_marked(version, valid=False):
+        results = dra_results(entry)
+        if results and all(result.status == "valid" for result in results):
+            accepted.append(f"{entry['file']} ({entry['presumed_valid']})")
+    assert accepted == []
