@@ -744,6 +744,57 @@ def test_a_quantity_go_cannot_parse_is_invalid_with_gos_message(checker: Structu
     assert report.errors[0].type is ErrorType.INVALID
 
 
+def _int32_generation(document: dict[str, Any]) -> None:
+    meta = document["$defs"]["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]
+    meta["properties"]["generation"]["format"] = "int32"
+
+
+@pytest.mark.parametrize(
+    ("generation", "expected"),
+    [
+        (0, []),
+        (2**31 - 1, []),
+        (-(2**31), []),
+        (None, []),
+        (
+            2**31,
+            [
+                "metadata.generation: Invalid value: 2147483648: metadata.generation in body must be of type int32"
+            ],
+        ),
+        (
+            -(2**31) - 1,
+            [
+                "metadata.generation: Invalid value: -2147483649: metadata.generation in body must be of type int32"
+            ],
+        ),
+        (
+            2**63,
+            [
+                'metadata.generation: Invalid value: "number": metadata.generation in body must be of type integer: "number"'
+            ],
+        ),
+        (
+            "1",
+            [
+                'metadata.generation: Invalid value: "string": metadata.generation in body must be of type integer: "string"'
+            ],
+        ),
+    ],
+)
+def test_an_int32_field_takes_only_the_integers_an_int32_holds(
+    tmp_path: Path, generation: Any, expected: list[str]
+) -> None:
+    # json.Unmarshal into an int32 fails for an integer out of its range, as for a wrong type.
+    directory = copy_of_schemas(tmp_path)
+    edit_schema(directory, "resourceclaim.json", _int32_generation)
+    checker = StructuralChecker.load(directory)
+    claim = with_value(valid("ResourceClaim"), ("metadata", "generation"), generation)
+    report = checker.check(gvk("ResourceClaim"), claim)
+    assert messages(report) == expected
+    assert all(error.type is ErrorType.TYPE_INVALID for error in report.errors)
+
+
 # --- required fields ---------------------------------------------------------------------------------
 
 

@@ -22,6 +22,9 @@ What is reported, and how it is worded:
 * A quantity that `resource.ParseQuantity` rejects is ``FieldValueInvalid`` with Go's own message.
 * An integer outside int64 is a type error (``must be of type integer: "number"``): Go cannot store
   it, and the API server's generic JSON decoding reads it as a float.
+* An integer outside int32 where the Go field is an int32 (``format: int32``) is a type error with
+  the format as the type, as kube-openapi's `InvalidType` words it for a value that is not a string
+  (``spec.limit in body must be of type int32``): `json.Unmarshal` cannot store it either.
 * An ``apiVersion`` or ``kind`` other than the schema's is ``FieldValueNotSupported``, listing the one
   supported value. Absent or null is accepted: the API server takes them from the request URL.
 * Unknown fields are warnings worded as `sigs.k8s.io/json` strict decoding words them
@@ -81,6 +84,8 @@ MAX_UNKNOWN_FIELD_WARNINGS: Final = 100
 
 _INT64_MIN: Final = -(2**63)
 _INT64_MAX: Final = 2**63 - 1
+_INT32_MIN: Final = -(2**31)
+_INT32_MAX: Final = 2**31 - 1
 
 
 class SchemaError(Exception):
@@ -460,6 +465,19 @@ class _Int64(_Scalar):
             _Scalar.check(self, value, link, findings)
 
 
+class _Int32(_Scalar):
+    """An int32 field: Go's decoder takes a JSON integer that fits in an int32."""
+
+    __slots__ = ()
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(frozenset({"integer"}), expected, _check_int32, None)
+
+    def check(self, value: Any, link: _Link, findings: _Findings) -> None:
+        if type(value) is not int or not _INT32_MIN <= value <= _INT32_MAX:
+            _Scalar.check(self, value, link, findings)
+
+
 class _FreeObject(_Node):
     """`type: object` with neither properties nor additionalProperties: any object."""
 
@@ -623,6 +641,13 @@ def _check_date_time(value: Any, link: _Link, findings: _Findings) -> None:
         )
 
 
+def _check_int32(value: Any, link: _Link, findings: _Findings) -> None:
+    # json.Unmarshal into an int32 fails for an integer out of its range (UnmarshalTypeError).
+    if isinstance(value, int) and not isinstance(value, bool) and not _INT32_MIN <= value <= _INT32_MAX:
+        path = _field_path(link)
+        findings.errors.append(type_invalid(path, value, f"{path} in body must be of type int32"))
+
+
 def _check_quantity(value: Any, link: _Link, findings: _Findings) -> None:
     if isinstance(value, str):
         message = quantity_error(value)
@@ -632,6 +657,7 @@ def _check_quantity(value: Any, link: _Link, findings: _Findings) -> None:
 
 _FORMATS: Final[Mapping[str, _FormatCheck | None]] = {
     "date-time": _check_date_time,
+    "int32": _check_int32,
     "int64": None,  # the integer type check already rejects what does not fit in an int64
     "quantity": _check_quantity,
 }
@@ -751,6 +777,8 @@ class _Compiler:
             return _DateTime(expected)
         if accepted == {"integer"} and format_name in (None, "int64") and enum is None:
             return _Int64(expected)
+        if accepted == {"integer"} and format_name == "int32" and enum is None:
+            return _Int32(expected)
         return _Scalar(
             frozenset(accepted),
             expected,
