@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import importlib.util
 import json
 import re
 import shutil
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -52,6 +54,32 @@ KINDS = (
     "ResourceClaimParameters",
     "ResourceClassParameters",
 )
+
+
+# Every apiVersion with schemas, and its kinds (each with its list): the kinds the release it is
+# judged as serves under it (schemas/generate.py's SCHEMA_SETS; v1alpha3's DeviceTaintRule and
+# ResourcePoolStatusRequest come from 1.37, its other kinds from 1.31).
+SERVED: dict[str, tuple[str, ...]] = {
+    "v1alpha2": KINDS,
+    "v1alpha3": (
+        "DeviceClass",
+        "ResourceClaim",
+        "ResourceClaimTemplate",
+        "ResourceSlice",
+        "PodSchedulingContext",
+        "DeviceTaintRule",
+        "ResourcePoolStatusRequest",
+    ),
+    "v1beta1": ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"),
+    "v1beta2": ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule"),
+    "v1": ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule"),
+}
+SERVED_KINDS = [
+    GroupVersionKind(GROUP, version, kind)
+    for version, bases in SERVED.items()
+    for base in bases
+    for kind in (base, base + "List")
+]
 
 
 def gvk(kind: str) -> GroupVersionKind:
@@ -275,16 +303,19 @@ def messages(report: StructuralReport) -> list[str]:
 # --- which kinds ----------------------------------------------------------------------------------
 
 
-def test_the_checker_knows_the_seven_kinds_and_their_lists(checker: StructuralChecker) -> None:
-    expected = {gvk(kind) for base in KINDS for kind in (base, base + "List")}
-    assert set(checker.kinds) == expected
-    assert all(checker.knows(kind) for kind in expected)
+def test_the_checker_knows_the_kinds_of_every_api_version_and_their_lists(checker: StructuralChecker) -> None:
+    assert len(SERVED_KINDS) == 56
+    assert set(checker.kinds) == set(SERVED_KINDS)
+    assert all(checker.knows(kind) for kind in SERVED_KINDS)
 
 
 @pytest.mark.parametrize(
     "other",
     [
-        GroupVersionKind("resource.k8s.io", "v1alpha3", "ResourceClaim"),
+        GroupVersionKind("resource.k8s.io", "v1alpha3", "ResourceClass"),  # a pre-release shape
+        GroupVersionKind("resource.k8s.io", "v1beta1", "DeviceTaintRule"),  # 1.37 serves it in v1beta2+
+        GroupVersionKind("resource.k8s.io", "v1", "PodSchedulingContext"),  # gone since 1.32
+        GroupVersionKind("resource.k8s.io", "v1beta3", "ResourceClaim"),
         GroupVersionKind("", "v1", "Pod"),
         GroupVersionKind("resource.k8s.io", "v1alpha2", "DeviceClass"),
     ],
@@ -845,24 +876,79 @@ def schema_files() -> list[Path]:
     return sorted(SCHEMAS.glob("*/*/*.json"))
 
 
+def relative(path: Path) -> str:
+    return path.relative_to(SCHEMAS).as_posix()
+
+
 def test_there_is_one_schema_file_per_kind() -> None:
-    names = {path.relative_to(SCHEMAS).as_posix() for path in schema_files()}
-    assert names == {
-        f"{GROUP}/{VERSION}/{kind.lower()}.json" for base in KINDS for kind in (base, base + "List")
+    assert {relative(path) for path in schema_files()} == {
+        f"{kind.group}/{kind.version}/{kind.kind.lower()}.json" for kind in SERVED_KINDS
     }
 
 
-@pytest.mark.parametrize("path", schema_files(), ids=lambda path: path.name)
+@pytest.mark.parametrize("path", schema_files(), ids=relative)
 def test_every_schema_file_is_a_valid_draft_2020_12_schema(path: Path) -> None:
     jsonschema.Draft202012Validator.check_schema(json.loads(path.read_text(encoding="utf-8")))
 
 
-def test_the_schema_files_are_exactly_what_the_generator_makes_from_kubernetes_1_30() -> None:
+@functools.cache
+def generator() -> Any:
+    """schemas/generate.py as a module (registered first: its dataclass looks itself up there)."""
     spec = importlib.util.spec_from_file_location("schemas_generate", SCHEMAS / "generate.py")
     assert spec is not None and spec.loader is not None
     generate = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = generate
     spec.loader.exec_module(generate)
-    assert generate.main(["--check"]) == 0
+    return generate
+
+
+def test_the_schema_files_are_exactly_what_the_generator_makes_from_each_release() -> None:
+    assert generator().main(["--check"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        (lambda directory: (directory / GROUP / "v1" / "resourceclaim.json").write_text("{}"), "out of date"),
+        (lambda directory: (directory / GROUP / "v1alpha3" / "devicetaintrule.json").unlink(), "out of date"),
+        (
+            lambda directory: shutil.copy(
+                directory / GROUP / "v1beta2" / "devicetaintrule.json",
+                directory / GROUP / "v1beta1" / "devicetaintrule.json",
+            ),
+            "not made by this script",
+        ),
+    ],
+    ids=["changed", "missing", "stray"],
+)
+def test_the_generator_check_finds_a_changed_missing_or_stray_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Callable[[Path], Any], complaint: str
+) -> None:
+    directory = copy_of_schemas(tmp_path)
+    assert generator().main(["--check", "--output", str(directory)]) == 0
+    change(directory)
+    assert generator().main(["--check", "--output", str(directory)]) == 1
+    assert complaint in capsys.readouterr().err
+
+
+def test_the_generator_takes_each_kind_from_the_release_its_api_version_is_judged_as() -> None:
+    releases = {
+        (schema_set.version, kind): schema_set.kubernetes_version
+        for schema_set in generator().SCHEMA_SETS
+        for kind in schema_set.kinds
+    }
+    assert releases == {
+        **{("v1alpha2", kind): "1.30.0" for kind in SERVED["v1alpha2"]},
+        **{("v1alpha3", kind): "1.31.0" for kind in SERVED["v1alpha3"][:5]},
+        ("v1alpha3", "DeviceTaintRule"): "1.37.0",  # 1.31 has no DeviceTaintRule
+        ("v1alpha3", "ResourcePoolStatusRequest"): "1.37.0",
+        **{(version, kind): "1.37.0" for version in ("v1beta1", "v1beta2", "v1") for kind in SERVED[version]},
+    }
+    for path in schema_files():
+        document = json.loads(path.read_text(encoding="utf-8"))
+        [entry] = document["x-kubernetes-group-version-kind"]
+        release = releases[entry["version"], entry["kind"].removesuffix("List")]
+        assert f"from the Kubernetes {release} OpenAPI" in document["$comment"], path
 
 
 def test_the_schemas_keep_the_openapi_list_semantics_and_required_fields() -> None:
@@ -883,7 +969,9 @@ def test_the_schemas_keep_the_openapi_list_semantics_and_required_fields() -> No
 
 def test_the_default_directory_holds_the_repository_schemas() -> None:
     directory = default_schema_directory()
-    assert sorted(p.name for p in directory.glob("*/*/*.json")) == sorted(p.name for p in schema_files())
+    assert sorted(p.relative_to(directory).as_posix() for p in directory.glob("*/*/*.json")) == [
+        relative(path) for path in schema_files()
+    ]
     assert directory.resolve() == SCHEMAS.resolve()
 
 
@@ -904,7 +992,7 @@ def edit_schema(directory: Path, name: str, change: Callable[[dict[str, Any]], N
 
 
 def test_a_copy_of_the_schemas_loads_from_any_directory(tmp_path: Path) -> None:
-    assert len(StructuralChecker.load(copy_of_schemas(tmp_path)).kinds) == 14
+    assert len(StructuralChecker.load(copy_of_schemas(tmp_path)).kinds) == 56
 
 
 def _add_pattern(document: dict[str, Any]) -> None:

@@ -1,10 +1,11 @@
-"""The structural check: would kube-apiserver 1.30 even decode this object as its Go type?
+"""The structural check: would kube-apiserver even decode this object as its Go type?
 
 Before any validation rule runs, the API server decodes the request body into the kind's Go struct
 with `sigs.k8s.io/json`. A value of the wrong JSON type there is a decoding error, and a field the
 struct does not have is, with server-side field validation, a warning (``unknown field "spec.foo"``)
 or an error. This module answers the same questions from the JSON Schemas in ``schemas/`` (one file
-per kind, generated from the Kubernetes 1.30 OpenAPI; see ``schemas/README.md``) so that rules only
+per kind, generated from the OpenAPI of the release each apiVersion is judged as: 1.30 for v1alpha2,
+1.31 for v1alpha3, 1.37 for v1, v1beta2 and v1beta1; see ``schemas/README.md``) so that rules only
 ever see objects of the right shape, and so that a malformed object is denied with causes at the
 offending paths instead of crashing a rule.
 
