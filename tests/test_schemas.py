@@ -8,6 +8,7 @@ that puts arbitrary JSON at every field position and compares with jsonschema on
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import copy
 import functools
@@ -28,6 +29,8 @@ from hypothesis import strategies as st
 
 from webhook.field import ROOT, ErrorType, FieldPath
 from webhook.gotime import is_rfc3339
+from webhook.offline.inputs import read_documents
+from webhook.offline.objects import ManifestObject, objects_of
 from webhook.rules.kinds import GroupVersionKind
 from webhook.schemas import (
     MAX_UNKNOWN_FIELD_WARNINGS,
@@ -1957,6 +1960,67 @@ def test_kubernetes_validate_and_the_checker_agree_on_newer_objects(
     obj = mutated(kind, where, value, version)
     assert kubernetes_validate_rejects(obj, release_of(version, kind))
     assert flags(strict_checker, kind, obj, version)
+
+
+# --- published manifests -------------------------------------------------------------------------
+
+
+def realworld_directory() -> Path | None:
+    """`../shared/realworld` of the project (from the main checkout; one level further up from a
+    worktree beside it), or None when it is not there."""
+    for base in (REPO.parent, REPO.parent.parent):
+        candidate = base / "shared" / "realworld"
+        if (candidate / "index.json").is_file():
+            return candidate
+    return None
+
+
+def published_objects(directory: Path, *, presumed_valid: str) -> Iterator[tuple[str, ManifestObject]]:
+    """The resource.k8s.io objects of the files whose `presumed_valid` starts with the given word,
+    read as `dra-webhook validate` reads them (Lists expanded)."""
+    index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
+    for entry in index["files"]:
+        if not entry["presumed_valid"].startswith(presumed_valid):
+            continue
+        result = read_documents(entry["file"], (directory / entry["file"]).read_bytes())
+        assert result.error is None, result.error
+        for document in result.documents:
+            for obj in objects_of(document):
+                # Documents that are not Kubernetes objects (a CI workflow) are no DRA objects.
+                if isinstance(obj, ManifestObject) and obj.gvk.group == GROUP:
+                    yield entry["file"], obj
+
+
+# A valid 1.33 manifest (the index says so: v1alpha3 with firstAvailable, which 1.33's v1alpha3 has)
+# that 1.31, the release v1alpha3 is judged as, does not know: an unknown field, not an error.
+PUBLISHED_WARNINGS = {
+    (
+        "v1alpha3/kubernetes__kubernetes__test__integration__scheduler_perf__dra__templates__"
+        "resourceclaimtemplate-first-available.yaml",
+        'unknown field "spec.spec.devices.requests[0].firstAvailable"',
+    )
+}
+
+
+def test_every_published_valid_dra_object_passes_the_structural_check_of_its_api_version(
+    checker: StructuralChecker,
+) -> None:
+    directory = realworld_directory()
+    if directory is None:
+        pytest.skip("../shared/realworld is not there")
+    judged: collections.Counter[str] = collections.Counter()
+    failures: list[str] = []
+    warnings: set[tuple[str, str]] = set()
+    for source, obj in published_objects(directory, presumed_valid="YES"):
+        assert checker.knows(obj.gvk), f"{source}: {obj.gvk} has no schema"
+        report = checker.check(obj.gvk, obj.obj)
+        judged[obj.gvk.version] += 1
+        failures.extend(f"{source}: {obj.kind} {obj.name}: {error}" for error in report.errors)
+        warnings.update((source, warning) for warning in report.warnings)
+    assert failures == []
+    assert warnings == PUBLISHED_WARNINGS
+    assert set(judged) == set(SERVED)
+    assert sum(judged.values()) > 700, judged
 
 
 # --- property: arbitrary JSON at every field position ------------------------------------------------
