@@ -228,7 +228,10 @@ def normalize(node: Any, *, at_root: bool = False) -> Any:
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key == "enum":
-            continue  # kubernetes-validate's apiVersion/kind enums; the root gets its own
+            # kubernetes-validate's apiVersion/kind enums; the root gets its own. (A field's enum,
+            # from a Go string type marked +enum, would go too: Go decodes any string into it, and
+            # the validation rules check the value with their own messages.)
+            continue
         if key == "type":
             out[key] = "object" if at_root else nullable(value)
         elif key in ("properties", "$defs"):
