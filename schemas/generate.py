@@ -1,11 +1,14 @@
-"""Generate the JSON Schemas of resource.k8s.io/v1alpha2 from the Kubernetes 1.30 OpenAPI.
+"""Generate the JSON Schemas of resource.k8s.io from the Kubernetes OpenAPI of each release.
 
-Source: the `v1.30.0-local` definitions shipped by the `kubernetes-validate` package (PyPI), which
-are the Kubernetes v1.30.0 OpenAPI definitions converted to JSON Schema (one `_definitions.json`
-holding every `io.k8s.*` definition). This script keeps the part that the seven v1alpha2 kinds and
-their lists reach, and writes one self-contained Draft 2020-12 schema per kind:
+Source: the `v<Kubernetes version>-local` definitions shipped by the `kubernetes-validate` package
+(PyPI), which are that release's OpenAPI definitions converted to JSON Schema (one
+`_definitions.json` holding every `io.k8s.*` definition). `SCHEMA_SETS` says which kinds of which
+apiVersion come from which release: v1alpha2 from 1.30, v1alpha3 from 1.31 (and the v1alpha3 kinds
+that only 1.37 has, from 1.37), v1, v1beta2 and v1beta1 from 1.37. For each kind and its list,
+this script keeps the part of the definitions the kind reaches and writes one self-contained
+Draft 2020-12 schema:
 
-    schemas/resource.k8s.io/v1alpha2/<lower-case kind>.json
+    schemas/<group>/<version>/<lower-case kind>.json
 
 Each file's root is the kind's own definition; every definition it reaches (ObjectMeta included)
 is copied into `$defs` under its OpenAPI name. Field names, descriptions, `required`, formats and
@@ -22,6 +25,9 @@ accept what Kubernetes' JSON decoding of these Go types accepts (see schemas/REA
    from the definitions and put on the file's root only: a typed Go decoder checks the group,
    version and kind of the object it decodes, not those of the items of a list.
 
+The script stops if a release's definitions bind a kind to the group that no set names, or lack
+one a set names: a new kind or apiVersion is then a decision, not an accident.
+
 Usage (from the repository root, with the test extras installed):
 
     .venv/bin/python schemas/generate.py           # rewrite the files
@@ -34,29 +40,71 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 GROUP = "resource.k8s.io"
-VERSION = "v1alpha2"
-KUBERNETES_VERSION = "1.30.0"
 SOURCE_PACKAGE = "kubernetes_validate"
 SOURCE_DISTRIBUTION = "kubernetes-validate"
-SOURCE_FILE = f"kubernetes-json-schema/v{KUBERNETES_VERSION}-local/_definitions.json"
 
-KINDS = (
-    "ResourceClass",
-    "ResourceClaim",
-    "ResourceClaimTemplate",
-    "PodSchedulingContext",
-    "ResourceSlice",
-    "ResourceClaimParameters",
-    "ResourceClassParameters",
+
+@dataclass(frozen=True)
+class SchemaSet:
+    """The kinds of one apiVersion whose schemas come from one Kubernetes release's definitions.
+    Each kind's list kind (`<Kind>List`) comes with it."""
+
+    group: str
+    version: str
+    kubernetes_version: str
+    kinds: tuple[str, ...]
+
+    @property
+    def api_version(self) -> str:
+        return f"{self.group}/{self.version}"
+
+    @property
+    def source_file(self) -> str:
+        return f"kubernetes-json-schema/v{self.kubernetes_version}-local/_definitions.json"
+
+    @property
+    def all_kinds(self) -> tuple[str, ...]:
+        return tuple(kind for base in self.kinds for kind in (base, base + "List"))
+
+
+# The kinds each 1.37 apiVersion serves (its definitions' x-kubernetes-group-version-kind): v1
+# and v1beta2 have DeviceTaintRule, v1beta1 does not; v1alpha3 keeps only DeviceTaintRule and
+# ResourcePoolStatusRequest, which share the apiVersion, not the schemas, of 1.31's v1alpha3.
+CLAIM_KINDS_1_37 = ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice")
+SCHEMA_SETS = (
+    SchemaSet(
+        GROUP,
+        "v1alpha2",
+        "1.30.0",
+        (
+            "ResourceClass",
+            "ResourceClaim",
+            "ResourceClaimTemplate",
+            "PodSchedulingContext",
+            "ResourceSlice",
+            "ResourceClaimParameters",
+            "ResourceClassParameters",
+        ),
+    ),
+    SchemaSet(
+        GROUP,
+        "v1alpha3",
+        "1.31.0",
+        ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "PodSchedulingContext"),
+    ),
+    SchemaSet(GROUP, "v1alpha3", "1.37.0", ("DeviceTaintRule", "ResourcePoolStatusRequest")),
+    SchemaSet(GROUP, "v1beta1", "1.37.0", CLAIM_KINDS_1_37),
+    SchemaSet(GROUP, "v1beta2", "1.37.0", (*CLAIM_KINDS_1_37, "DeviceTaintRule")),
+    SchemaSet(GROUP, "v1", "1.37.0", (*CLAIM_KINDS_1_37, "DeviceTaintRule")),
 )
-ALL_KINDS = tuple(kind for base in KINDS for kind in (base, base + "List"))
 
-DEFINITION_PREFIX = "io.k8s.api.resource.v1alpha2."
 REF_PREFIX = "#/$defs/"
 QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
 # Go types whose UnmarshalJSON keeps any JSON value as raw bytes.
@@ -85,9 +133,10 @@ KEY_ORDER = (
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def load_definitions() -> dict[str, Any]:
-    """The `$defs` of kubernetes-validate's Kubernetes 1.30.0 definitions."""
-    source = resources.files(SOURCE_PACKAGE).joinpath(SOURCE_FILE)
+@cache
+def load_definitions(source_file: str) -> dict[str, Any]:
+    """The `$defs` of one of kubernetes-validate's definition files (one Kubernetes release)."""
+    source = resources.files(SOURCE_PACKAGE).joinpath(source_file)
     document = json.loads(source.read_text(encoding="utf-8"))
     definitions: dict[str, Any] = document["$defs"]
     return definitions
@@ -101,16 +150,38 @@ def gvk_of(definition: Mapping[str, Any]) -> tuple[str, str, str] | None:
     return entry["group"], entry["version"], entry["kind"]
 
 
-def kind_definitions(definitions: Mapping[str, Any]) -> dict[str, str]:
-    """Kind -> definition name, for every definition bound to resource.k8s.io/v1alpha2."""
-    found: dict[str, str] = {}
+def bound_kinds(definitions: Mapping[str, Any], group: str) -> dict[tuple[str, str], str]:
+    """(version, kind) -> definition name, for every definition bound to one kind of `group`."""
+    found: dict[tuple[str, str], str] = {}
     for name, definition in definitions.items():
         gvk = gvk_of(definition)
-        if gvk is not None and gvk[:2] == (GROUP, VERSION):
-            found[gvk[2]] = name
-    if sorted(found) != sorted(ALL_KINDS):
-        raise SystemExit(f"expected the kinds {sorted(ALL_KINDS)}, the source has {sorted(found)}")
+        if gvk is not None and gvk[0] == group:
+            found[gvk[1], gvk[2]] = name
     return found
+
+
+def check_sets_cover_the_sources(schema_sets: tuple[SchemaSet, ...]) -> None:
+    """Each release's definitions bind to the group exactly the kinds its sets name, no more, no
+    fewer (a new kind, or a new apiVersion of the group, stops the script)."""
+    for source_file in sorted({schema_set.source_file for schema_set in schema_sets}):
+        for group in sorted({schema_set.group for schema_set in schema_sets}):
+            expected = sorted(
+                (schema_set.version, kind)
+                for schema_set in schema_sets
+                if (schema_set.source_file, schema_set.group) == (source_file, group)
+                for kind in schema_set.all_kinds
+            )
+            found = sorted(bound_kinds(load_definitions(source_file), group))
+            if found != expected:
+                raise SystemExit(
+                    f"{source_file}: expected the {group} kinds {expected}, the source has {found}"
+                )
+
+
+def kind_definitions(schema_set: SchemaSet) -> dict[str, str]:
+    """Kind -> definition name, for the kinds of one set (and their lists)."""
+    bound = bound_kinds(load_definitions(schema_set.source_file), schema_set.group)
+    return {kind: bound[schema_set.version, kind] for kind in schema_set.all_kinds}
 
 
 def references(node: Any) -> Iterator[str]:
@@ -157,7 +228,10 @@ def normalize(node: Any, *, at_root: bool = False) -> Any:
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key == "enum":
-            continue  # kubernetes-validate's apiVersion/kind enums; the root gets its own
+            # kubernetes-validate's apiVersion/kind enums; the root gets its own. (A field's enum,
+            # from a Go string type marked +enum, would go too: Go decodes any string into it, and
+            # the validation rules check the value with their own messages.)
+            continue
         if key == "type":
             out[key] = "object" if at_root else nullable(value)
         elif key in ("properties", "$defs"):
@@ -202,18 +276,19 @@ def ordered(node: dict[str, Any]) -> dict[str, Any]:
     return dict(sorted(node.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])))
 
 
-def kind_schema(definitions: Mapping[str, Any], kind: str, definition_name: str) -> dict[str, Any]:
+def kind_schema(schema_set: SchemaSet, kind: str, definition_name: str) -> dict[str, Any]:
     """The self-contained schema of one kind (module docstring)."""
+    definitions = load_definitions(schema_set.source_file)
     root = normalize(definitions[definition_name], at_root=True)
     properties = dict(root["properties"])
-    properties["apiVersion"] = ordered({**properties["apiVersion"], "enum": [f"{GROUP}/{VERSION}", None]})
+    properties["apiVersion"] = ordered({**properties["apiVersion"], "enum": [schema_set.api_version, None]})
     properties["kind"] = ordered({**properties["kind"], "enum": [kind, None]})
     schema = {
         "$schema": SCHEMA_DIALECT,
-        "$id": f"urn:dra-webhook:schema:{GROUP}/{VERSION}/{kind}",
+        "$id": f"urn:dra-webhook:schema:{schema_set.api_version}/{kind}",
         "$comment": (
-            f"Generated by schemas/generate.py from the Kubernetes {KUBERNETES_VERSION} OpenAPI "
-            f"definitions shipped by {SOURCE_DISTRIBUTION} ({SOURCE_FILE}). Do not edit."
+            f"Generated by schemas/generate.py from the Kubernetes {schema_set.kubernetes_version} OpenAPI "
+            f"definitions shipped by {SOURCE_DISTRIBUTION} ({schema_set.source_file}). Do not edit."
         ),
         "title": kind,
         **root,
@@ -230,12 +305,23 @@ def render(schema: Mapping[str, Any]) -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
-def generated_files(output: Path) -> dict[Path, str]:
-    definitions = load_definitions()
-    return {
-        output / GROUP / VERSION / f"{kind.lower()}.json": render(kind_schema(definitions, kind, name))
-        for kind, name in sorted(kind_definitions(definitions).items())
-    }
+def generated_files(output: Path, schema_sets: tuple[SchemaSet, ...] = SCHEMA_SETS) -> dict[Path, str]:
+    """Every file of every set, by path (two sets of one apiVersion share its directory)."""
+    check_sets_cover_the_sources(schema_sets)
+    files: dict[Path, str] = {}
+    for schema_set in schema_sets:
+        for kind, name in sorted(kind_definitions(schema_set).items()):
+            path = output / schema_set.group / schema_set.version / f"{kind.lower()}.json"
+            if path in files:
+                raise SystemExit(f"two sets write {path}")
+            files[path] = render(kind_schema(schema_set, kind, name))
+    return files
+
+
+def files_on_disk(output: Path, schema_sets: tuple[SchemaSet, ...]) -> list[Path]:
+    """The schema files in the directories the sets write to."""
+    directories = sorted({output / schema_set.group / schema_set.version for schema_set in schema_sets})
+    return [path for directory in directories for path in sorted(directory.glob("*.json"))]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -252,12 +338,16 @@ def main(argv: list[str] | None = None) -> int:
         ]
         for path in stale:
             print(f"out of date: {path}", file=sys.stderr)
-        return 1 if stale else 0
-    for path, text in files.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path}")
-    return 0
+    else:
+        for path, text in files.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+        stale = []
+    strays = [path for path in files_on_disk(args.output, SCHEMA_SETS) if path not in files]
+    for path in strays:
+        print(f"not made by this script (remove it, or add its kind to SCHEMA_SETS): {path}", file=sys.stderr)
+    return 1 if stale or strays else 0
 
 
 if __name__ == "__main__":

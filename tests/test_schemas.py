@@ -8,12 +8,15 @@ that puts arbitrary JSON at every field position and compares with jsonschema on
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import copy
+import functools
 import importlib.util
 import json
 import re
 import shutil
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +29,8 @@ from hypothesis import strategies as st
 
 from webhook.field import ROOT, ErrorType, FieldPath
 from webhook.gotime import is_rfc3339
+from webhook.offline.inputs import read_documents
+from webhook.offline.objects import ManifestObject, objects_of
 from webhook.rules.kinds import GroupVersionKind
 from webhook.schemas import (
     MAX_UNKNOWN_FIELD_WARNINGS,
@@ -52,6 +57,32 @@ KINDS = (
     "ResourceClaimParameters",
     "ResourceClassParameters",
 )
+
+
+# Every apiVersion with schemas, and its kinds (each with its list): the kinds the release it is
+# judged as serves under it (schemas/generate.py's SCHEMA_SETS; v1alpha3's DeviceTaintRule and
+# ResourcePoolStatusRequest come from 1.37, its other kinds from 1.31).
+SERVED: dict[str, tuple[str, ...]] = {
+    "v1alpha2": KINDS,
+    "v1alpha3": (
+        "DeviceClass",
+        "ResourceClaim",
+        "ResourceClaimTemplate",
+        "ResourceSlice",
+        "PodSchedulingContext",
+        "DeviceTaintRule",
+        "ResourcePoolStatusRequest",
+    ),
+    "v1beta1": ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice"),
+    "v1beta2": ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule"),
+    "v1": ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice", "DeviceTaintRule"),
+}
+SERVED_KINDS = [
+    GroupVersionKind(GROUP, version, kind)
+    for version, bases in SERVED.items()
+    for base in bases
+    for kind in (base, base + "List")
+]
 
 
 def gvk(kind: str) -> GroupVersionKind:
@@ -239,17 +270,349 @@ VALID: dict[str, dict[str, Any]] = {
 }
 
 
-def valid(kind: str) -> dict[str, Any]:
+# --- valid objects of the newer apiVersions (1.31's v1alpha3; 1.37's v1alpha3 kinds, v1, v1beta2,
+# v1beta1): every field a structural check looks at, not a combination the rules would accept
+# (a slice with devices *and* shared counters, say).
+
+CEL = [{"cel": {"expression": 'device.driver == "gpu.example.com"'}}]
+OPAQUE = {"driver": "gpu.example.com", "parameters": {"apiVersion": "gpu.example.com/v1", "kind": "Config"}}
+TOLERATIONS = [
+    {"key": "example.com/unhealthy", "operator": "Equal", "value": "yes", "effect": "NoExecute"},
+    {"operator": "Exists", "effect": "NoSchedule", "tolerationSeconds": 300},
+]
+TAINT = {
+    "key": "example.com/unhealthy",
+    "value": "yes",
+    "effect": "NoSchedule",
+    "timeAdded": "2025-01-02T03:04:05Z",
+}
+CONDITIONS = [
+    {
+        "type": "Ready",
+        "status": "True",
+        "observedGeneration": 3,
+        "lastTransitionTime": "2025-01-02T03:04:05Z",
+        "reason": "Prepared",
+        "message": "the device is ready",
+    }
+]
+
+V1ALPHA3_CLAIM_SPEC: dict[str, Any] = {
+    "controller": "gpu.example.com",
+    "devices": {
+        "requests": [
+            {
+                "name": "gpu",
+                "deviceClassName": "gpu.example.com",
+                "selectors": CEL,
+                "allocationMode": "ExactCount",
+                "count": 2,
+                "adminAccess": False,
+            }
+        ],
+        "constraints": [{"requests": ["gpu"], "matchAttribute": "gpu.example.com/numa"}],
+        "config": [{"requests": ["gpu"], "opaque": OPAQUE}],
+    },
+}
+
+VALID_V1ALPHA3: dict[str, dict[str, Any]] = {
+    "DeviceClass": {
+        "apiVersion": "resource.k8s.io/v1alpha3",
+        "kind": "DeviceClass",
+        "metadata": {**METADATA, "namespace": ""},
+        "spec": {"selectors": CEL, "config": [{"opaque": OPAQUE}], "suitableNodes": NODE_SELECTOR},
+    },
+    "ResourceClaim": {
+        "apiVersion": "resource.k8s.io/v1alpha3",
+        "kind": "ResourceClaim",
+        "metadata": METADATA,
+        "spec": V1ALPHA3_CLAIM_SPEC,
+        "status": {
+            "allocation": {
+                "devices": {
+                    "results": [
+                        {"request": "gpu", "driver": "gpu.example.com", "pool": "node-1", "device": "gpu-0"}
+                    ],
+                    "config": [{"source": "FromClaim", "requests": ["gpu"], "opaque": OPAQUE}],
+                },
+                "nodeSelector": NODE_SELECTOR,
+                "controller": "gpu.example.com",
+            },
+            "reservedFor": [
+                {"resource": "pods", "name": "pod-a", "uid": "7d5b2c55-0000-4000-8000-0000000000a1"}
+            ],
+            "deallocationRequested": False,
+        },
+    },
+    "ResourceClaimTemplate": {
+        "apiVersion": "resource.k8s.io/v1alpha3",
+        "kind": "ResourceClaimTemplate",
+        "metadata": METADATA,
+        "spec": {"metadata": {"labels": {"app": "demo"}}, "spec": V1ALPHA3_CLAIM_SPEC},
+    },
+    "ResourceSlice": {
+        "apiVersion": "resource.k8s.io/v1alpha3",
+        "kind": "ResourceSlice",
+        "metadata": {**METADATA, "namespace": ""},
+        "spec": {
+            "driver": "gpu.example.com",
+            "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
+            "nodeName": "node-1",
+            "devices": [
+                {
+                    "name": "gpu-0",
+                    "basic": {
+                        "attributes": {
+                            "model": {"string": "A100"},
+                            "index": {"int": 0},
+                            "fast": {"bool": True},
+                            "driverVersion": {"version": "1.2.3"},
+                        },
+                        "capacity": {"memory": "80Gi", "cores": 6912},
+                    },
+                }
+            ],
+        },
+    },
+    "PodSchedulingContext": {**VALID["PodSchedulingContext"], "apiVersion": "resource.k8s.io/v1alpha3"},
+    # 1.37's v1alpha3 kinds.
+    "DeviceTaintRule": {
+        "apiVersion": "resource.k8s.io/v1alpha3",
+        "kind": "DeviceTaintRule",
+        "metadata": {**METADATA, "namespace": ""},
+        "spec": {
+            "deviceSelector": {"driver": "gpu.example.com", "pool": "node-1", "device": "gpu-0"},
+            "taint": TAINT,
+        },
+        "status": {"conditions": CONDITIONS},
+    },
+    "ResourcePoolStatusRequest": {
+        "apiVersion": "resource.k8s.io/v1alpha3",
+        "kind": "ResourcePoolStatusRequest",
+        "metadata": {**METADATA, "namespace": ""},
+        "spec": {
+            "driver": "gpu.example.com",
+            "poolName": "node-1",
+            "limit": 100,
+            "defaultPartitionTypeAttribute": "gpu.example.com/profile",
+        },
+        "status": {
+            "poolCount": 1,
+            "conditions": CONDITIONS,
+            "pools": [
+                {
+                    "driver": "gpu.example.com",
+                    "poolName": "node-1",
+                    "nodeName": "node-1",
+                    "generation": 4,
+                    "resourceSliceCount": 1,
+                    "totalDevices": 8,
+                    "allocatedDevices": 2,
+                    "availableDevices": 5,
+                    "unavailableDevices": 1,
+                    "validationError": "",
+                    "partitionSummary": [
+                        {"attribute": "gpu.example.com/profile", "type": "Half", "total": 4, "allocatable": 3}
+                    ],
+                    "shareableSummary": {
+                        "fullyAvailableDevices": 1,
+                        "partiallyAvailableDevices": 2,
+                        "capacity": [
+                            {"name": "memory", "total": "80Gi", "consumed": "20Gi", "available": "60Gi"}
+                        ],
+                    },
+                }
+            ],
+        },
+    },
+}
+
+# 1.37: v1 and v1beta2 have one shape; v1beta1 has the request fields in the request (no
+# `exactly`) and a slice's device fields under `basic`.
+EXACT_REQUEST: dict[str, Any] = {
+    "deviceClassName": "gpu.example.com",
+    "selectors": CEL,
+    "allocationMode": "ExactCount",
+    "count": 1,
+    "adminAccess": False,
+    "tolerations": TOLERATIONS,
+    "capacity": {"requests": {"memory": "10Gi", "cores": 64}},
+}
+SUBREQUESTS: list[dict[str, Any]] = [
+    {"name": "big", "deviceClassName": "gpu.example.com", "selectors": CEL, "allocationMode": "All"},
+    {"name": "small", "deviceClassName": "gpu.example.com", "count": 2, "tolerations": TOLERATIONS},
+]
+CLAIM_DEVICES_1_37: dict[str, Any] = {
+    "constraints": [
+        {"requests": ["gpu"], "matchAttribute": "gpu.example.com/numa"},
+        {"requests": ["gpu", "either"], "distinctAttribute": "gpu.example.com/uuid"},
+    ],
+    "config": [{"requests": ["gpu"], "opaque": OPAQUE}],
+}
+CLAIM_STATUS_1_37: dict[str, Any] = {
+    "allocation": {
+        "devices": {
+            "results": [
+                {
+                    "request": "gpu",
+                    "driver": "gpu.example.com",
+                    "pool": "node-1",
+                    "device": "gpu-0",
+                    "adminAccess": False,
+                    "tolerations": TOLERATIONS,
+                    "bindingConditions": ["example.com/attached"],
+                    "bindingFailureConditions": ["example.com/failed"],
+                    "shareID": "8f6c3c1e-5d0a-4c63-9f4a-2b1b0d9e7a11",
+                    "consumedCapacity": {"memory": "10Gi"},
+                },
+                {"request": "either/small", "driver": "gpu.example.com", "pool": "node-1", "device": "gpu-1"},
+            ],
+            "config": [{"source": "FromClass", "requests": ["gpu"], "opaque": OPAQUE}],
+        },
+        "nodeSelector": NODE_SELECTOR,
+        "allocationTimestamp": "2025-01-02T03:04:05Z",
+    },
+    "reservedFor": [{"resource": "pods", "name": "pod-a", "uid": "7d5b2c55-0000-4000-8000-0000000000a1"}],
+    "devices": [
+        {
+            "driver": "gpu.example.com",
+            "pool": "node-1",
+            "device": "gpu-0",
+            "shareID": "8f6c3c1e-5d0a-4c63-9f4a-2b1b0d9e7a11",
+            "conditions": CONDITIONS,
+            "data": {"any": ["json", 1]},
+            "networkData": {
+                "interfaceName": "eth1",
+                "ips": ["10.0.0.7/24"],
+                "hardwareAddress": "ea:9f:00:00:00:01",
+            },
+        }
+    ],
+}
+DEVICE_1_37: dict[str, Any] = {
+    "attributes": {
+        "model": {"string": "A100"},
+        "index": {"int": 0},
+        "fast": {"bool": True},
+        "driverVersion": {"version": "1.2.3"},
+        "links": {"strings": ["nvlink-0", "nvlink-1"]},
+        "numas": {"ints": [0, 1]},
+    },
+    "capacity": {
+        "memory": {
+            "value": "80Gi",
+            "requestPolicy": {"default": "10Gi", "validRange": {"min": "1Gi", "max": "80Gi", "step": "1Gi"}},
+        },
+        "cores": {"value": 6912, "requestPolicy": {"validValues": [64, 128]}},
+    },
+    "consumesCounters": [{"counterSet": "gpu-0-counters", "counters": {"memory": {"value": "80Gi"}}}],
+    "nodeName": "node-1",
+    "taints": [TAINT],
+    "bindsToNode": True,
+    "bindingConditions": ["example.com/attached"],
+    "bindingFailureConditions": ["example.com/failed"],
+    "allowMultipleAllocations": True,
+}
+SLICE_SPEC_1_37: dict[str, Any] = {
+    "driver": "gpu.example.com",
+    "pool": {"name": "node-1", "generation": 1, "resourceSliceCount": 1},
+    "perDeviceNodeSelection": True,
+    "sharedCounters": [{"name": "gpu-0-counters", "counters": {"memory": {"value": "80Gi"}}}],
+}
+
+
+def examples_1_37(version: str) -> dict[str, dict[str, Any]]:
+    """The valid objects of one of 1.37's apiVersions v1, v1beta2 (one shape) and v1beta1."""
+    api_version = f"{GROUP}/{version}"
+    if version == "v1beta1":
+        requests: list[dict[str, Any]] = [
+            {"name": "gpu", **EXACT_REQUEST},
+            {"name": "either", "firstAvailable": SUBREQUESTS},
+        ]
+        devices = [{"name": "gpu-0", "basic": DEVICE_1_37}]
+    else:
+        requests = [
+            {"name": "gpu", "exactly": EXACT_REQUEST},
+            {"name": "either", "firstAvailable": SUBREQUESTS},
+        ]
+        devices = [{"name": "gpu-0", **DEVICE_1_37}]
+    claim_spec = {"devices": {"requests": requests, **CLAIM_DEVICES_1_37}}
+    found: dict[str, dict[str, Any]] = {
+        "DeviceClass": {
+            "apiVersion": api_version,
+            "kind": "DeviceClass",
+            "metadata": {**METADATA, "namespace": ""},
+            "spec": {
+                "selectors": CEL,
+                "config": [{"opaque": OPAQUE}],
+                "extendedResourceName": "example.com/gpu",
+            },
+        },
+        "ResourceClaim": {
+            "apiVersion": api_version,
+            "kind": "ResourceClaim",
+            "metadata": METADATA,
+            "spec": claim_spec,
+            "status": CLAIM_STATUS_1_37,
+        },
+        "ResourceClaimTemplate": {
+            "apiVersion": api_version,
+            "kind": "ResourceClaimTemplate",
+            "metadata": METADATA,
+            "spec": {"metadata": {"labels": {"app": "demo"}}, "spec": claim_spec},
+        },
+        "ResourceSlice": {
+            "apiVersion": api_version,
+            "kind": "ResourceSlice",
+            "metadata": {**METADATA, "namespace": ""},
+            "spec": {**SLICE_SPEC_1_37, "devices": devices},
+        },
+    }
+    if version != "v1beta1":
+        found["DeviceTaintRule"] = {**VALID_V1ALPHA3["DeviceTaintRule"], "apiVersion": api_version}
+    return found
+
+
+EXAMPLES: dict[str, dict[str, dict[str, Any]]] = {
+    "v1alpha2": VALID,
+    "v1alpha3": VALID_V1ALPHA3,
+    **{version: examples_1_37(version) for version in ("v1beta1", "v1beta2", "v1")},
+}
+# The Kubernetes release whose definitions each apiVersion's kind comes from (schemas/generate.py).
+RELEASES: dict[tuple[str, str], str] = {
+    (version, kind): "1.30.0" if version == "v1alpha2" else "1.31.0" if version == "v1alpha3" else "1.37.0"
+    for version, kinds in SERVED.items()
+    for kind in kinds
+} | {("v1alpha3", "DeviceTaintRule"): "1.37.0", ("v1alpha3", "ResourcePoolStatusRequest"): "1.37.0"}
+NEWER_VERSIONS = [version for version in SERVED if version != VERSION]
+NEWER_KINDS = [
+    (version, kind)
+    for version in NEWER_VERSIONS
+    for base in SERVED[version]
+    for kind in (base, base + "List")
+]
+
+
+# 1.31's v1alpha3 ResourceSliceList has its ListMeta under `listMeta`, not `metadata` (the json tag
+# in kubernetes/api v0.31.0 resource/v1alpha3/types.go; fixed in v1beta1).
+LIST_META_FIELDS = {("v1alpha3", "ResourceSliceList"): "listMeta"}
+
+
+def valid(kind: str, version: str = VERSION) -> dict[str, Any]:
     """A fresh, valid object of a kind or of a list kind (a list holds the kind's example)."""
     if kind.endswith("List"):
-        item = valid(kind[: -len("List")])
+        item = valid(kind[: -len("List")], version)
         return {
-            "apiVersion": API_VERSION,
+            "apiVersion": f"{GROUP}/{version}",
             "kind": kind,
-            "metadata": {"resourceVersion": "7", "continue": "", "remainingItemCount": 0},
+            LIST_META_FIELDS.get((version, kind), "metadata"): {
+                "resourceVersion": "7",
+                "continue": "",
+                "remainingItemCount": 0,
+            },
             "items": [item],
         }
-    return copy.deepcopy(VALID[kind])
+    return copy.deepcopy(EXAMPLES[version][kind])
 
 
 def with_value(obj: Any, path: tuple[Any, ...], value: Any) -> Any:
@@ -275,16 +638,19 @@ def messages(report: StructuralReport) -> list[str]:
 # --- which kinds ----------------------------------------------------------------------------------
 
 
-def test_the_checker_knows_the_seven_kinds_and_their_lists(checker: StructuralChecker) -> None:
-    expected = {gvk(kind) for base in KINDS for kind in (base, base + "List")}
-    assert set(checker.kinds) == expected
-    assert all(checker.knows(kind) for kind in expected)
+def test_the_checker_knows_the_kinds_of_every_api_version_and_their_lists(checker: StructuralChecker) -> None:
+    assert len(SERVED_KINDS) == 56
+    assert set(checker.kinds) == set(SERVED_KINDS)
+    assert all(checker.knows(kind) for kind in SERVED_KINDS)
 
 
 @pytest.mark.parametrize(
     "other",
     [
-        GroupVersionKind("resource.k8s.io", "v1alpha3", "ResourceClaim"),
+        GroupVersionKind("resource.k8s.io", "v1alpha3", "ResourceClass"),  # a pre-release shape
+        GroupVersionKind("resource.k8s.io", "v1beta1", "DeviceTaintRule"),  # 1.37 serves it in v1beta2+
+        GroupVersionKind("resource.k8s.io", "v1", "PodSchedulingContext"),  # gone since 1.32
+        GroupVersionKind("resource.k8s.io", "v1beta3", "ResourceClaim"),
         GroupVersionKind("", "v1", "Pod"),
         GroupVersionKind("resource.k8s.io", "v1alpha2", "DeviceClass"),
     ],
@@ -744,6 +1110,57 @@ def test_a_quantity_go_cannot_parse_is_invalid_with_gos_message(checker: Structu
     assert report.errors[0].type is ErrorType.INVALID
 
 
+def _int32_generation(document: dict[str, Any]) -> None:
+    meta = document["$defs"]["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]
+    meta["properties"]["generation"]["format"] = "int32"
+
+
+@pytest.mark.parametrize(
+    ("generation", "expected"),
+    [
+        (0, []),
+        (2**31 - 1, []),
+        (-(2**31), []),
+        (None, []),
+        (
+            2**31,
+            [
+                "metadata.generation: Invalid value: 2147483648: metadata.generation in body must be of type int32"
+            ],
+        ),
+        (
+            -(2**31) - 1,
+            [
+                "metadata.generation: Invalid value: -2147483649: metadata.generation in body must be of type int32"
+            ],
+        ),
+        (
+            2**63,
+            [
+                'metadata.generation: Invalid value: "number": metadata.generation in body must be of type integer: "number"'
+            ],
+        ),
+        (
+            "1",
+            [
+                'metadata.generation: Invalid value: "string": metadata.generation in body must be of type integer: "string"'
+            ],
+        ),
+    ],
+)
+def test_an_int32_field_takes_only_the_integers_an_int32_holds(
+    tmp_path: Path, generation: Any, expected: list[str]
+) -> None:
+    # json.Unmarshal into an int32 fails for an integer out of its range, as for a wrong type.
+    directory = copy_of_schemas(tmp_path)
+    edit_schema(directory, "resourceclaim.json", _int32_generation)
+    checker = StructuralChecker.load(directory)
+    claim = with_value(valid("ResourceClaim"), ("metadata", "generation"), generation)
+    report = checker.check(gvk("ResourceClaim"), claim)
+    assert messages(report) == expected
+    assert all(error.type is ErrorType.TYPE_INVALID for error in report.errors)
+
+
 # --- required fields ---------------------------------------------------------------------------------
 
 
@@ -794,24 +1211,79 @@ def schema_files() -> list[Path]:
     return sorted(SCHEMAS.glob("*/*/*.json"))
 
 
+def relative(path: Path) -> str:
+    return path.relative_to(SCHEMAS).as_posix()
+
+
 def test_there_is_one_schema_file_per_kind() -> None:
-    names = {path.relative_to(SCHEMAS).as_posix() for path in schema_files()}
-    assert names == {
-        f"{GROUP}/{VERSION}/{kind.lower()}.json" for base in KINDS for kind in (base, base + "List")
+    assert {relative(path) for path in schema_files()} == {
+        f"{kind.group}/{kind.version}/{kind.kind.lower()}.json" for kind in SERVED_KINDS
     }
 
 
-@pytest.mark.parametrize("path", schema_files(), ids=lambda path: path.name)
+@pytest.mark.parametrize("path", schema_files(), ids=relative)
 def test_every_schema_file_is_a_valid_draft_2020_12_schema(path: Path) -> None:
     jsonschema.Draft202012Validator.check_schema(json.loads(path.read_text(encoding="utf-8")))
 
 
-def test_the_schema_files_are_exactly_what_the_generator_makes_from_kubernetes_1_30() -> None:
+@functools.cache
+def generator() -> Any:
+    """schemas/generate.py as a module (registered first: its dataclass looks itself up there)."""
     spec = importlib.util.spec_from_file_location("schemas_generate", SCHEMAS / "generate.py")
     assert spec is not None and spec.loader is not None
     generate = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = generate
     spec.loader.exec_module(generate)
-    assert generate.main(["--check"]) == 0
+    return generate
+
+
+def test_the_schema_files_are_exactly_what_the_generator_makes_from_each_release() -> None:
+    assert generator().main(["--check"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        (lambda directory: (directory / GROUP / "v1" / "resourceclaim.json").write_text("{}"), "out of date"),
+        (lambda directory: (directory / GROUP / "v1alpha3" / "devicetaintrule.json").unlink(), "out of date"),
+        (
+            lambda directory: shutil.copy(
+                directory / GROUP / "v1beta2" / "devicetaintrule.json",
+                directory / GROUP / "v1beta1" / "devicetaintrule.json",
+            ),
+            "not made by this script",
+        ),
+    ],
+    ids=["changed", "missing", "stray"],
+)
+def test_the_generator_check_finds_a_changed_missing_or_stray_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Callable[[Path], Any], complaint: str
+) -> None:
+    directory = copy_of_schemas(tmp_path)
+    assert generator().main(["--check", "--output", str(directory)]) == 0
+    change(directory)
+    assert generator().main(["--check", "--output", str(directory)]) == 1
+    assert complaint in capsys.readouterr().err
+
+
+def test_the_generator_takes_each_kind_from_the_release_its_api_version_is_judged_as() -> None:
+    releases = {
+        (schema_set.version, kind): schema_set.kubernetes_version
+        for schema_set in generator().SCHEMA_SETS
+        for kind in schema_set.kinds
+    }
+    assert releases == {
+        **{("v1alpha2", kind): "1.30.0" for kind in SERVED["v1alpha2"]},
+        **{("v1alpha3", kind): "1.31.0" for kind in SERVED["v1alpha3"][:5]},
+        ("v1alpha3", "DeviceTaintRule"): "1.37.0",  # 1.31 has no DeviceTaintRule
+        ("v1alpha3", "ResourcePoolStatusRequest"): "1.37.0",
+        **{(version, kind): "1.37.0" for version in ("v1beta1", "v1beta2", "v1") for kind in SERVED[version]},
+    }
+    for path in schema_files():
+        document = json.loads(path.read_text(encoding="utf-8"))
+        [entry] = document["x-kubernetes-group-version-kind"]
+        release = releases[entry["version"], entry["kind"].removesuffix("List")]
+        assert f"from the Kubernetes {release} OpenAPI" in document["$comment"], path
 
 
 def test_the_schemas_keep_the_openapi_list_semantics_and_required_fields() -> None:
@@ -832,7 +1304,9 @@ def test_the_schemas_keep_the_openapi_list_semantics_and_required_fields() -> No
 
 def test_the_default_directory_holds_the_repository_schemas() -> None:
     directory = default_schema_directory()
-    assert sorted(p.name for p in directory.glob("*/*/*.json")) == sorted(p.name for p in schema_files())
+    assert sorted(p.relative_to(directory).as_posix() for p in directory.glob("*/*/*.json")) == [
+        relative(path) for path in schema_files()
+    ]
     assert directory.resolve() == SCHEMAS.resolve()
 
 
@@ -853,7 +1327,7 @@ def edit_schema(directory: Path, name: str, change: Callable[[dict[str, Any]], N
 
 
 def test_a_copy_of_the_schemas_loads_from_any_directory(tmp_path: Path) -> None:
-    assert len(StructuralChecker.load(copy_of_schemas(tmp_path)).kinds) == 14
+    assert len(StructuralChecker.load(copy_of_schemas(tmp_path)).kinds) == 56
 
 
 def _add_pattern(document: dict[str, Any]) -> None:
@@ -931,16 +1405,16 @@ def test_the_loader_refuses_an_empty_or_missing_directory(tmp_path: Path) -> Non
 # --- cross-check with kubernetes-validate ------------------------------------------------------------
 
 
-def kubernetes_validate_rejects(obj: dict[str, Any]) -> bool:
+def kubernetes_validate_rejects(obj: dict[str, Any], release: str = "1.30.0") -> bool:
     try:
-        kubernetes_validate.validate(obj, "1.30.0", strict=True)
+        kubernetes_validate.validate(obj, release, strict=True)
     except kubernetes_validate.ValidationError:
         return True
     return False
 
 
-def flags(checker: StructuralChecker, kind: str, obj: dict[str, Any]) -> bool:
-    report = checker.check(gvk(kind), obj)
+def flags(checker: StructuralChecker, kind: str, obj: dict[str, Any], version: str = VERSION) -> bool:
+    report = checker.check(GroupVersionKind(GROUP, version, kind), obj)
     return bool(report.errors or report.warnings)
 
 
@@ -990,8 +1464,8 @@ def without(obj: Any, path: tuple[Any, ...]) -> Any:
     return obj
 
 
-def mutated(kind: str, where: tuple[Any, ...], value: Any) -> dict[str, Any]:
-    example = valid(kind)
+def mutated(kind: str, where: tuple[Any, ...], value: Any, version: str = VERSION) -> dict[str, Any]:
+    example = valid(kind, version)
     result: dict[str, Any] = (
         without(example, where) if value == "<delete>" else with_value(example, where, value)
     )
@@ -1076,12 +1550,485 @@ def test_the_documented_differences_from_kubernetes_validate(
         assert not flags(checker, kind, obj)
 
 
+# --- the newer apiVersions: v1alpha3 (1.31, and 1.37's kinds), v1, v1beta2, v1beta1 (1.37) -----------
+
+
+def newer_gvk(version: str, kind: str) -> GroupVersionKind:
+    return GroupVersionKind(GROUP, version, kind)
+
+
+def release_of(version: str, kind: str) -> str:
+    return RELEASES[version, kind.removesuffix("List")]
+
+
+@pytest.mark.parametrize(("version", "kind"), NEWER_KINDS)
+def test_a_valid_object_of_a_newer_api_version_has_no_errors_and_no_warnings(
+    checker: StructuralChecker, strict_checker: StructuralChecker, version: str, kind: str
+) -> None:
+    obj = valid(kind, version)
+    assert checker.check(newer_gvk(version, kind), obj) == StructuralReport(errors=[], warnings=())
+    assert strict_checker.check(newer_gvk(version, kind), obj).errors == []
+
+
+@pytest.mark.parametrize(("version", "kind"), NEWER_KINDS)
+def test_kubernetes_validate_accepts_the_newer_valid_examples_too(version: str, kind: str) -> None:
+    assert not kubernetes_validate_rejects(valid(kind, version), release_of(version, kind))
+
+
+NEWER_WRONG_TYPES = [
+    # version, kind, where, value, the one error
+    (
+        "v1alpha3",
+        "ResourceClaim",
+        ("spec", "devices", "requests", 0, "count"),
+        "2",
+        'spec.devices.requests[0].count: Invalid value: "string": '
+        'spec.devices.requests[0].count in body must be of type integer: "string"',
+    ),
+    (
+        "v1alpha3",
+        "ResourceClaim",
+        ("status", "deallocationRequested"),
+        "true",
+        'status.deallocationRequested: Invalid value: "string": '
+        'status.deallocationRequested in body must be of type boolean: "string"',
+    ),
+    (
+        "v1alpha3",
+        "DeviceClass",
+        ("spec", "suitableNodes"),
+        [],
+        'spec.suitableNodes: Invalid value: "array": spec.suitableNodes in body must be of type object: "array"',
+    ),
+    (
+        "v1alpha3",
+        "ResourceSlice",
+        ("spec", "devices", 0, "basic", "capacity", "memory"),
+        True,
+        'spec.devices[0].basic.capacity[memory]: Invalid value: "boolean": '
+        'spec.devices[0].basic.capacity[memory] in body must be of type string,number: "boolean"',
+    ),
+    (
+        "v1alpha3",
+        "PodSchedulingContext",
+        ("spec", "selectedNode"),
+        ["node-1"],
+        'spec.selectedNode: Invalid value: "array": spec.selectedNode in body must be of type string: "array"',
+    ),
+    (
+        "v1alpha3",
+        "ResourceClaimTemplateList",
+        ("items", 0, "spec", "spec", "devices", "requests"),
+        {},
+        'items[0].spec.spec.devices.requests: Invalid value: "object": '
+        'items[0].spec.spec.devices.requests in body must be of type array: "object"',
+    ),
+    (
+        "v1alpha3",
+        "DeviceTaintRule",
+        ("spec", "taint", "timeAdded"),
+        "yesterday",
+        'spec.taint.timeAdded: Invalid value: "yesterday": spec.taint.timeAdded in body must be of type date-time: "yesterday"',
+    ),
+    (
+        "v1alpha3",
+        "ResourcePoolStatusRequest",
+        ("spec", "limit"),
+        2**31,
+        "spec.limit: Invalid value: 2147483648: spec.limit in body must be of type int32",
+    ),
+    (
+        "v1alpha3",
+        "ResourcePoolStatusRequest",
+        ("status", "pools", 0, "totalDevices"),
+        "8",
+        'status.pools[0].totalDevices: Invalid value: "string": '
+        'status.pools[0].totalDevices in body must be of type integer: "string"',
+    ),
+    (
+        "v1",
+        "ResourceClaim",
+        ("spec", "devices", "requests", 0, "exactly", "selectors"),
+        {"cel": {"expression": "true"}},
+        'spec.devices.requests[0].exactly.selectors: Invalid value: "object": '
+        'spec.devices.requests[0].exactly.selectors in body must be of type array: "object"',
+    ),
+    (
+        "v1",
+        "ResourceClaim",
+        ("status", "devices", 0, "networkData", "ips"),
+        "10.0.0.7/24",
+        'status.devices[0].networkData.ips: Invalid value: "string": '
+        'status.devices[0].networkData.ips in body must be of type array: "string"',
+    ),
+    (
+        "v1",
+        "ResourceClaim",
+        ("status", "allocation", "devices", "results", 0, "consumedCapacity", "memory"),
+        {"value": "10Gi"},
+        'status.allocation.devices.results[0].consumedCapacity[memory]: Invalid value: "object": '
+        'status.allocation.devices.results[0].consumedCapacity[memory] in body must be of type string,number: "object"',
+    ),
+    (
+        "v1",
+        "ResourceSlice",
+        ("spec", "devices", 0, "attributes", "model"),
+        "A100",
+        'spec.devices[0].attributes[model]: Invalid value: "string": '
+        'spec.devices[0].attributes[model] in body must be of type object: "string"',
+    ),
+    (
+        "v1",
+        "ResourceSlice",
+        ("spec", "devices", 0, "capacity", "memory", "value"),
+        [1],
+        'spec.devices[0].capacity[memory].value: Invalid value: "array": '
+        'spec.devices[0].capacity[memory].value in body must be of type string,number: "array"',
+    ),
+    (
+        "v1",
+        "DeviceTaintRule",
+        ("spec", "taint", "effect"),
+        1,
+        'spec.taint.effect: Invalid value: "integer": spec.taint.effect in body must be of type string: "integer"',
+    ),
+    (
+        "v1",
+        "DeviceClass",
+        ("spec", "extendedResourceName"),
+        False,
+        'spec.extendedResourceName: Invalid value: "boolean": '
+        'spec.extendedResourceName in body must be of type string: "boolean"',
+    ),
+    (
+        "v1beta2",
+        "ResourceClaim",
+        ("spec", "devices", "requests", 1, "firstAvailable", 1, "count"),
+        1.5,
+        'spec.devices.requests[1].firstAvailable[1].count: Invalid value: "number": '
+        'spec.devices.requests[1].firstAvailable[1].count in body must be of type integer: "number"',
+    ),
+    (
+        "v1beta2",
+        "ResourceSliceList",
+        ("items", 0, "spec", "pool", "generation"),
+        "1",
+        'items[0].spec.pool.generation: Invalid value: "string": '
+        'items[0].spec.pool.generation in body must be of type integer: "string"',
+    ),
+    (
+        "v1beta2",
+        "DeviceTaintRule",
+        ("status", "conditions", 0, "lastTransitionTime"),
+        "2025-01-02",
+        'status.conditions[0].lastTransitionTime: Invalid value: "2025-01-02": '
+        'status.conditions[0].lastTransitionTime in body must be of type date-time: "2025-01-02"',
+    ),
+    (
+        "v1beta1",
+        "ResourceClaim",
+        ("spec", "devices", "requests", 0, "count"),
+        "1",
+        'spec.devices.requests[0].count: Invalid value: "string": '
+        'spec.devices.requests[0].count in body must be of type integer: "string"',
+    ),
+    (
+        "v1beta1",
+        "ResourceSlice",
+        ("spec", "devices", 0, "basic", "attributes", "index", "int"),
+        "7",
+        'spec.devices[0].basic.attributes[index].int: Invalid value: "string": '
+        'spec.devices[0].basic.attributes[index].int in body must be of type integer: "string"',
+    ),
+    (
+        "v1beta1",
+        "DeviceClass",
+        ("spec", "selectors", 0, "cel"),
+        'device.driver == "gpu.example.com"',
+        'spec.selectors[0].cel: Invalid value: "string": spec.selectors[0].cel in body must be of type object: "string"',
+    ),
+]
+
+
+@pytest.mark.parametrize(("version", "kind", "where", "value", "expected"), NEWER_WRONG_TYPES)
+def test_a_wrong_json_type_in_a_newer_api_version_is_a_type_error_at_its_path(
+    checker: StructuralChecker, version: str, kind: str, where: tuple[Any, ...], value: Any, expected: str
+) -> None:
+    report = checker.check(newer_gvk(version, kind), with_value(valid(kind, version), where, value))
+    assert messages(report) == [expected]
+    [error] = report.errors
+    assert error.type is ErrorType.TYPE_INVALID
+    assert error.cause()["reason"] == "FieldValueTypeInvalid"
+    assert report.warnings == ()
+
+
+def test_every_api_version_has_its_wrong_type_and_unknown_field_cases() -> None:
+    for table in (NEWER_WRONG_TYPES, NEWER_UNKNOWN_FIELDS):
+        assert {case[0] for case in table} == set(NEWER_VERSIONS)
+
+
+NEWER_UNKNOWN_FIELDS = [
+    # version, kind, where, the one warning: mostly a field of another release or apiVersion
+    (
+        "v1alpha3",
+        "ResourceClaim",
+        ("spec", "devices", "requests", 0, "exactly"),
+        "spec.devices.requests[0].exactly",
+    ),
+    ("v1alpha3", "ResourceClaim", ("spec", "resourceClassName"), "spec.resourceClassName"),
+    (
+        "v1alpha3",
+        "ResourceClaimTemplate",
+        ("spec", "spec", "devices", "requests", 0, "device"),
+        "spec.spec.devices.requests[0].device",
+    ),
+    ("v1alpha3", "DeviceClass", ("spec", "extendedResourceName"), "spec.extendedResourceName"),
+    ("v1alpha3", "ResourceSlice", ("spec", "devices", 0, "attributes"), "spec.devices[0].attributes"),
+    ("v1alpha3", "DeviceTaintRule", ("spec", "selector"), "spec.selector"),
+    ("v1alpha3", "ResourcePoolStatusRequest", ("spec", "pool"), "spec.pool"),
+    (
+        "v1",
+        "ResourceClaim",
+        ("spec", "devices", "requests", 0, "deviceClassName"),
+        "spec.devices.requests[0].deviceClassName",
+    ),
+    ("v1", "ResourceClaim", ("status", "allocation", "controller"), "status.allocation.controller"),
+    ("v1", "ResourceSlice", ("spec", "devices", 0, "basic"), "spec.devices[0].basic"),
+    ("v1", "DeviceClass", ("spec", "suitableNodes"), "spec.suitableNodes"),
+    (
+        "v1",
+        "DeviceTaintRuleList",
+        ("items", 0, "spec", "deviceSelector", "deviceClassName"),
+        "items[0].spec.deviceSelector.deviceClassName",
+    ),
+    ("v1beta2", "ResourceClaim", ("status", "deallocationRequested"), "status.deallocationRequested"),
+    ("v1beta2", "ResourceClaimTemplate", ("spec", "spec", "controller"), "spec.spec.controller"),
+    (
+        "v1beta1",
+        "ResourceClaim",
+        ("spec", "devices", "requests", 0, "exactly"),
+        "spec.devices.requests[0].exactly",
+    ),
+    ("v1beta1", "ResourceSlice", ("spec", "devices", 0, "attributes"), "spec.devices[0].attributes"),
+    ("v1beta1", "DeviceClass", ("spec", "config", 0, "parameters"), "spec.config[0].parameters"),
+]
+
+
+@pytest.mark.parametrize(("version", "kind", "where", "field"), NEWER_UNKNOWN_FIELDS)
+def test_an_unknown_field_in_a_newer_api_version_is_a_warning(
+    checker: StructuralChecker, version: str, kind: str, where: tuple[Any, ...], field: str
+) -> None:
+    report = checker.check(
+        newer_gvk(version, kind), with_value(valid(kind, version), where, {"any": "value"})
+    )
+    assert report.errors == []
+    assert report.warnings == (f'unknown field "{field}"',)
+
+
+def test_a_v1alpha3_resource_slice_list_has_its_list_metadata_under_list_meta(
+    checker: StructuralChecker,
+) -> None:
+    # Kubernetes 1.31 (v1alpha3 ResourceSliceList: metav1.ListMeta `json:"listMeta"`); every other
+    # list, of every apiVersion, has it under metadata.
+    slices = valid("ResourceSliceList", "v1alpha3")
+    slices["metadata"] = slices.pop("listMeta")
+    report = checker.check(newer_gvk("v1alpha3", "ResourceSliceList"), slices)
+    assert report == StructuralReport(errors=[], warnings=('unknown field "metadata"',))
+
+
+@pytest.mark.parametrize(
+    ("version", "kind", "wrong"),
+    [
+        ("v1alpha3", "DeviceClass", "resource.k8s.io/v1alpha2"),
+        ("v1alpha3", "DeviceTaintRule", "resource.k8s.io/v1beta2"),
+        ("v1", "ResourceClaim", "resource.k8s.io/v1beta1"),
+        ("v1beta2", "ResourceSlice", "resource.k8s.io/v1"),
+        ("v1beta1", "ResourceClaimTemplate", "resource.k8s.io/v1beta2"),
+    ],
+)
+def test_a_newer_object_names_its_own_api_version(
+    checker: StructuralChecker, version: str, kind: str, wrong: str
+) -> None:
+    report = checker.check(newer_gvk(version, kind), {**valid(kind, version), "apiVersion": wrong})
+    assert messages(report) == [
+        f'apiVersion: Unsupported value: "{wrong}": supported values: "{GROUP}/{version}"'
+    ]
+
+
+@pytest.mark.parametrize(("version", "kind"), [(v, k) for v in NEWER_VERSIONS for k in SERVED[v]])
+def test_null_is_accepted_at_every_position_of_a_newer_object(
+    checker: StructuralChecker, version: str, kind: str
+) -> None:
+    example = valid(kind, version)
+    positions = list(positions_in(example))
+    assert len(positions) > 20
+    for position in positions:
+        report = checker.check(newer_gvk(version, kind), with_value(example, position, None))
+        assert report == StructuralReport(errors=[], warnings=()), position
+
+
+@pytest.mark.parametrize("raw", ["a string", 42, ["a", {"b": None}], {"Any": {"Keys": ["at", "depth"]}}])
+@pytest.mark.parametrize(
+    ("version", "kind", "where"),
+    [
+        ("v1alpha3", "DeviceClass", ("spec", "config", 0, "opaque", "parameters")),
+        (
+            "v1alpha3",
+            "ResourceClaim",
+            ("status", "allocation", "devices", "config", 0, "opaque", "parameters"),
+        ),
+        ("v1", "ResourceClaim", ("spec", "devices", "config", 0, "opaque", "parameters")),
+        ("v1", "ResourceClaim", ("status", "devices", 0, "data")),
+        ("v1beta2", "DeviceClass", ("spec", "config", 0, "opaque", "parameters")),
+        (
+            "v1beta1",
+            "ResourceClaimTemplate",
+            ("spec", "spec", "devices", "config", 0, "opaque", "parameters"),
+        ),
+        ("v1", "DeviceTaintRule", ("metadata", "managedFields", 0, "fieldsV1")),
+    ],
+)
+def test_the_raw_json_of_newer_objects_accepts_any_json(
+    checker: StructuralChecker, version: str, kind: str, where: tuple[Any, ...], raw: Any
+) -> None:
+    report = checker.check(newer_gvk(version, kind), with_value(valid(kind, version), where, raw))
+    assert report == StructuralReport(errors=[], warnings=())
+
+
+NEWER_AGREED = [
+    # name, version, kind, where, value: both kubernetes-validate (strict, at the kind's release)
+    # and the checker flag it
+    (
+        "v1alpha3 count is a string",
+        "v1alpha3",
+        "ResourceClaim",
+        ("spec", "devices", "requests", 0, "count"),
+        "1",
+    ),
+    (
+        "v1alpha3 a device without name",
+        "v1alpha3",
+        "ResourceSlice",
+        ("spec", "devices", 0, "name"),
+        "<delete>",
+    ),
+    ("v1alpha3 an unknown slice field", "v1alpha3", "ResourceSlice", ("spec", "nodeSelectors"), 1),
+    ("v1alpha3 taint effect missing", "v1alpha3", "DeviceTaintRule", ("spec", "taint", "effect"), "<delete>"),
+    ("v1alpha3 limit is a string", "v1alpha3", "ResourcePoolStatusRequest", ("spec", "limit"), "10"),
+    ("v1 exactly is a list", "v1", "ResourceClaim", ("spec", "devices", "requests", 0, "exactly"), []),
+    ("v1 an unknown request field", "v1", "ResourceClaim", ("spec", "devices", "requests", 0, "count"), 1),
+    (
+        "v1 capacity value missing",
+        "v1",
+        "ResourceSlice",
+        ("spec", "devices", 0, "capacity", "memory", "value"),
+        "<delete>",
+    ),
+    (
+        "v1 a bool attribute is a string",
+        "v1",
+        "ResourceSlice",
+        ("spec", "devices", 0, "attributes", "fast", "bool"),
+        "yes",
+    ),
+    (
+        "v1 a condition status is a bool",
+        "v1",
+        "ResourceClaim",
+        ("status", "devices", 0, "conditions", 0, "status"),
+        True,
+    ),
+    ("v1beta2 the taint is a string", "v1beta2", "DeviceTaintRule", ("spec", "taint"), "NoSchedule"),
+    (
+        "v1beta2 a toleration is a string",
+        "v1beta2",
+        "ResourceClaimTemplate",
+        ("spec", "spec", "devices", "requests", 0, "exactly", "tolerations", 0),
+        "x",
+    ),
+    ("v1beta1 basic is a list", "v1beta1", "ResourceSlice", ("spec", "devices", 0, "basic"), []),
+    ("v1beta1 an unknown list field", "v1beta1", "DeviceClassList", ("metadata", "foo"), 1),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "version", "kind", "where", "value"), NEWER_AGREED, ids=[case[0] for case in NEWER_AGREED]
+)
+def test_kubernetes_validate_and_the_checker_agree_on_newer_objects(
+    strict_checker: StructuralChecker, name: str, version: str, kind: str, where: tuple[Any, ...], value: Any
+) -> None:
+    obj = mutated(kind, where, value, version)
+    assert kubernetes_validate_rejects(obj, release_of(version, kind))
+    assert flags(strict_checker, kind, obj, version)
+
+
+# --- published manifests -------------------------------------------------------------------------
+
+
+def realworld_directory() -> Path | None:
+    """`../shared/realworld` of the project (from the main checkout; one level further up from a
+    worktree beside it), or None when it is not there."""
+    for base in (REPO.parent, REPO.parent.parent):
+        candidate = base / "shared" / "realworld"
+        if (candidate / "index.json").is_file():
+            return candidate
+    return None
+
+
+def published_objects(directory: Path, *, presumed_valid: str) -> Iterator[tuple[str, ManifestObject]]:
+    """The resource.k8s.io objects of the files whose `presumed_valid` starts with the given word,
+    read as `dra-webhook validate` reads them (Lists expanded)."""
+    index = json.loads((directory / "index.json").read_text(encoding="utf-8"))
+    for entry in index["files"]:
+        if not entry["presumed_valid"].startswith(presumed_valid):
+            continue
+        result = read_documents(entry["file"], (directory / entry["file"]).read_bytes())
+        assert result.error is None, result.error
+        for document in result.documents:
+            for obj in objects_of(document):
+                # Documents that are not Kubernetes objects (a CI workflow) are no DRA objects.
+                if isinstance(obj, ManifestObject) and obj.gvk.group == GROUP:
+                    yield entry["file"], obj
+
+
+# A valid 1.33 manifest (the index says so: v1alpha3 with firstAvailable, which 1.33's v1alpha3 has)
+# that 1.31, the release v1alpha3 is judged as, does not know: an unknown field, not an error.
+PUBLISHED_WARNINGS = {
+    (
+        "v1alpha3/kubernetes__kubernetes__test__integration__scheduler_perf__dra__templates__"
+        "resourceclaimtemplate-first-available.yaml",
+        'unknown field "spec.spec.devices.requests[0].firstAvailable"',
+    )
+}
+
+
+def test_every_published_valid_dra_object_passes_the_structural_check_of_its_api_version(
+    checker: StructuralChecker,
+) -> None:
+    directory = realworld_directory()
+    if directory is None:
+        pytest.skip("../shared/realworld is not there")
+    judged: collections.Counter[str] = collections.Counter()
+    failures: list[str] = []
+    warnings: set[tuple[str, str]] = set()
+    for source, obj in published_objects(directory, presumed_valid="YES"):
+        assert checker.knows(obj.gvk), f"{source}: {obj.gvk} has no schema"
+        report = checker.check(obj.gvk, obj.obj)
+        judged[obj.gvk.version] += 1
+        failures.extend(f"{source}: {obj.kind} {obj.name}: {error}" for error in report.errors)
+        warnings.update((source, warning) for warning in report.warnings)
+    assert failures == []
+    assert warnings == PUBLISHED_WARNINGS
+    assert set(judged) == set(SERVED)
+    assert sum(judged.values()) > 700, judged
+
+
 # --- property: arbitrary JSON at every field position ------------------------------------------------
 
 
-def load_schema(kind: str) -> dict[str, Any]:
+def load_schema(kind: str, version: str = VERSION) -> dict[str, Any]:
     document: dict[str, Any] = json.loads(
-        (SCHEMAS / GROUP / VERSION / f"{kind.lower()}.json").read_text("utf-8")
+        (SCHEMAS / GROUP / version / f"{kind.lower()}.json").read_text("utf-8")
     )
     return document
 
@@ -1143,17 +2090,24 @@ def go_decoding_validator(document: dict[str, Any]) -> Any:
     formats.checks("date-time")(lambda value: not isinstance(value, str) or is_rfc3339(value))
     formats.checks("quantity")(lambda value: not isinstance(value, str) or quantity_error(value) is None)
     formats.checks("int64")(lambda value: True)
+    formats.checks("int32")(lambda value: type(value) is not int or -(2**31) <= value < 2**31)
     return validator_class(document, format_checker=formats)
 
 
-ALL_KINDS = [kind for base in KINDS for kind in (base, base + "List")]
-SCHEMA_DOCUMENTS = {kind: load_schema(kind) for kind in ALL_KINDS}
+ALL_KINDS = {
+    version: [kind for base in bases for kind in (base, base + "List")] for version, bases in SERVED.items()
+}
+SCHEMA_DOCUMENTS = {
+    (version, kind): load_schema(kind, version) for version, kinds in ALL_KINDS.items() for kind in kinds
+}
 # The schema's own positions (index 0, map key "k") and those of the valid example (later indexes too).
 POSITIONS = {
-    kind: sorted(set(field_positions(document)) | set(positions_in(valid(kind))), key=repr)
-    for kind, document in SCHEMA_DOCUMENTS.items()
+    (version, kind): sorted(
+        set(field_positions(document)) | set(positions_in(valid(kind, version))), key=repr
+    )
+    for (version, kind), document in SCHEMA_DOCUMENTS.items()
 }
-VALIDATORS = {kind: go_decoding_validator(document) for kind, document in SCHEMA_DOCUMENTS.items()}
+VALIDATORS = {key: go_decoding_validator(document) for key, document in SCHEMA_DOCUMENTS.items()}
 
 json_values = st.recursive(
     st.none()
@@ -1161,7 +2115,16 @@ json_values = st.recursive(
     | st.integers(min_value=-(2**70), max_value=2**70)
     | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=12)
-    | st.sampled_from(["16Gi", "1.5", "2024-05-01T10:00:00Z", "resource.k8s.io/v1alpha2", "ResourceClaim"]),
+    | st.sampled_from(
+        [
+            "16Gi",
+            "1.5",
+            "2024-05-01T10:00:00Z",
+            2**31,
+            *(f"{GROUP}/{version}" for version in SERVED),
+            "ResourceClaim",
+        ]
+    ),
     lambda children: (
         st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3)
     ),
@@ -1180,36 +2143,51 @@ def test_the_schemas_reach_every_field_of_every_kind() -> None:
         0,
         "namedResources",
         "name",
-    ) in POSITIONS["ResourceClaim"]
-    assert ("metadata", "labels", "k") in POSITIONS["ResourceSlice"]
-    assert sum(len(positions) for positions in POSITIONS.values()) > 700
+    ) in POSITIONS["v1alpha2", "ResourceClaim"]
+    assert ("metadata", "labels", "k") in POSITIONS["v1alpha2", "ResourceSlice"]
+    assert ("spec", "devices", 0, "basic", "capacity", "k") in POSITIONS["v1alpha3", "ResourceSlice"]
+    assert ("status", "pools", 0, "shareableSummary", "capacity", 0, "available") in POSITIONS[
+        "v1alpha3", "ResourcePoolStatusRequest"
+    ]
+    assert ("status", "devices", 0, "networkData", "ips", 0) in POSITIONS["v1", "ResourceClaim"]
+    assert ("spec", "devices", 0, "basic", "consumesCounters", 0, "counters", "k", "value") in POSITIONS[
+        "v1beta1", "ResourceSlice"
+    ]
+    assert ("items", 0, "spec", "taint", "timeAdded") in POSITIONS["v1beta2", "DeviceTaintRuleList"]
+    counts = {
+        version: sum(len(POSITIONS[version, kind]) for kind in kinds) for version, kinds in ALL_KINDS.items()
+    }
+    assert counts["v1alpha2"] > 700
+    assert all(count > 700 for count in counts.values()), counts
 
 
+@pytest.mark.parametrize("version", SERVED)
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_arbitrary_json_at_any_field_position_gives_a_report_matching_jsonschema(
-    checker: StructuralChecker, strict_checker: StructuralChecker, data: st.DataObject
+    checker: StructuralChecker, strict_checker: StructuralChecker, version: str, data: st.DataObject
 ) -> None:
-    kind = data.draw(st.sampled_from(ALL_KINDS), label="kind")
-    base = data.draw(st.sampled_from([valid(kind), {}]), label="base")
+    kind = data.draw(st.sampled_from(ALL_KINDS[version]), label="kind")
+    base = data.draw(st.sampled_from([valid(kind, version), {}]), label="base")
     positions = data.draw(
-        st.lists(st.sampled_from(POSITIONS[kind]), min_size=1, max_size=3), label="positions"
+        st.lists(st.sampled_from(POSITIONS[version, kind]), min_size=1, max_size=3), label="positions"
     )
     obj: Any = base
     for position in positions:
         obj = with_value(obj, position, data.draw(json_values, label=str(position)))
 
-    report = checker.check(gvk(kind), obj)
+    report = checker.check(GroupVersionKind(GROUP, version, kind), obj)
+
     assert isinstance(report, StructuralReport)
     assert all(isinstance(warning, str) for warning in report.warnings)
     for error in report.errors:
         assert error.body()  # every error renders
 
     # The same schema file read by jsonschema, with Go's JSON types: errors at the same fields.
-    strict = strict_checker.check(gvk(kind), obj)
-    document = SCHEMA_DOCUMENTS[kind]
+    strict = strict_checker.check(GroupVersionKind(GROUP, version, kind), obj)
+    document = SCHEMA_DOCUMENTS[version, kind]
     expected: set[str] = set()
-    for error in VALIDATORS[kind].iter_errors(obj):
+    for error in VALIDATORS[version, kind].iter_errors(obj):
         if error.validator == "required":
             missing = [name for name in error.validator_value if name not in error.instance]
             expected.update(render(document, (*error.absolute_path, name)) for name in missing)

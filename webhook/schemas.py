@@ -1,10 +1,11 @@
-"""The structural check: would kube-apiserver 1.30 even decode this object as its Go type?
+"""The structural check: would kube-apiserver even decode this object as its Go type?
 
 Before any validation rule runs, the API server decodes the request body into the kind's Go struct
 with `sigs.k8s.io/json`. A value of the wrong JSON type there is a decoding error, and a field the
 struct does not have is, with server-side field validation, a warning (``unknown field "spec.foo"``)
 or an error. This module answers the same questions from the JSON Schemas in ``schemas/`` (one file
-per kind, generated from the Kubernetes 1.30 OpenAPI; see ``schemas/README.md``) so that rules only
+per kind, generated from the OpenAPI of the release each apiVersion is judged as: 1.30 for v1alpha2,
+1.31 for v1alpha3, 1.37 for v1, v1beta2 and v1beta1; see ``schemas/README.md``) so that rules only
 ever see objects of the right shape, and so that a malformed object is denied with causes at the
 offending paths instead of crashing a rule.
 
@@ -22,6 +23,9 @@ What is reported, and how it is worded:
 * A quantity that `resource.ParseQuantity` rejects is ``FieldValueInvalid`` with Go's own message.
 * An integer outside int64 is a type error (``must be of type integer: "number"``): Go cannot store
   it, and the API server's generic JSON decoding reads it as a float.
+* An integer outside int32 where the Go field is an int32 (``format: int32``) is a type error with
+  the format as the type, as kube-openapi's `InvalidType` words it for a value that is not a string
+  (``spec.limit in body must be of type int32``): `json.Unmarshal` cannot store it either.
 * An ``apiVersion`` or ``kind`` other than the schema's is ``FieldValueNotSupported``, listing the one
   supported value. Absent or null is accepted: the API server takes them from the request URL.
 * Unknown fields are warnings worded as `sigs.k8s.io/json` strict decoding words them
@@ -81,6 +85,8 @@ MAX_UNKNOWN_FIELD_WARNINGS: Final = 100
 
 _INT64_MIN: Final = -(2**63)
 _INT64_MAX: Final = 2**63 - 1
+_INT32_MIN: Final = -(2**31)
+_INT32_MAX: Final = 2**31 - 1
 
 
 class SchemaError(Exception):
@@ -460,6 +466,19 @@ class _Int64(_Scalar):
             _Scalar.check(self, value, link, findings)
 
 
+class _Int32(_Scalar):
+    """An int32 field: Go's decoder takes a JSON integer that fits in an int32."""
+
+    __slots__ = ()
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(frozenset({"integer"}), expected, _check_int32, None)
+
+    def check(self, value: Any, link: _Link, findings: _Findings) -> None:
+        if type(value) is not int or not _INT32_MIN <= value <= _INT32_MAX:
+            _Scalar.check(self, value, link, findings)
+
+
 class _FreeObject(_Node):
     """`type: object` with neither properties nor additionalProperties: any object."""
 
@@ -623,6 +642,13 @@ def _check_date_time(value: Any, link: _Link, findings: _Findings) -> None:
         )
 
 
+def _check_int32(value: Any, link: _Link, findings: _Findings) -> None:
+    # json.Unmarshal into an int32 fails for an integer out of its range (UnmarshalTypeError).
+    if isinstance(value, int) and not isinstance(value, bool) and not _INT32_MIN <= value <= _INT32_MAX:
+        path = _field_path(link)
+        findings.errors.append(type_invalid(path, value, f"{path} in body must be of type int32"))
+
+
 def _check_quantity(value: Any, link: _Link, findings: _Findings) -> None:
     if isinstance(value, str):
         message = quantity_error(value)
@@ -632,6 +658,7 @@ def _check_quantity(value: Any, link: _Link, findings: _Findings) -> None:
 
 _FORMATS: Final[Mapping[str, _FormatCheck | None]] = {
     "date-time": _check_date_time,
+    "int32": _check_int32,
     "int64": None,  # the integer type check already rejects what does not fit in an int64
     "quantity": _check_quantity,
 }
@@ -751,6 +778,8 @@ class _Compiler:
             return _DateTime(expected)
         if accepted == {"integer"} and format_name in (None, "int64") and enum is None:
             return _Int64(expected)
+        if accepted == {"integer"} and format_name == "int32" and enum is None:
+            return _Int32(expected)
         return _Scalar(
             frozenset(accepted),
             expected,
