@@ -1,4 +1,10 @@
-"""CEL selectors of the 1.30 structured parameters: Kubernetes' `validateSelector`, exactly.
+"""CEL selectors: 1.30's structured parameters (`validate_selector`) and the DRA device selectors
+of 1.31 and 1.37 (`validate_device_selector`, each release's `validateCELSelector`), exactly.
+
+Device selectors compile in `dynamic-resource-allocation/cel`'s environments
+(`webhook.celgo.decls.device_selector_environment_1_31` / `_1_37`); 1.37 also limits their length
+(10 KiB) and their estimated cost (`webhook.celgo.cost`). The bounds below apply to every
+environment. What follows describes the 1.30 selectors.
 
 `ResourceClaimParameters.driverRequests[].requests[].namedResources.selector` and
 `ResourceClassParameters.filters[].namedResources.selector` are CEL expressions over the
