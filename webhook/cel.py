@@ -1,4 +1,10 @@
-"""CEL selectors of the 1.30 structured parameters: Kubernetes' `validateSelector`, exactly.
+"""CEL selectors: 1.30's structured parameters (`validate_selector`) and the DRA device selectors
+of 1.31 and 1.37 (`validate_device_selector`, each release's `validateCELSelector`), exactly.
+
+Device selectors compile in `dynamic-resource-allocation/cel`'s environments
+(`webhook.celgo.decls.device_selector_environment_1_31` / `_1_37`); 1.37 also limits their length
+(10 KiB) and their estimated cost (`webhook.celgo.cost`). The bounds below apply to every
+environment. What follows describes the 1.30 selectors.
 
 `ResourceClaimParameters.driverRequests[].requests[].namedResources.selector` and
 `ResourceClassParameters.filters[].namedResources.selector` are CEL expressions over the
@@ -53,10 +59,18 @@ from collections.abc import Iterator
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
 
-from webhook.celgo.compiler import CompileTimeout, Deadline, compile_expression
-from webhook.celgo.decls import Environment, selector_environment
+from webhook.celgo import types as celtypes
+from webhook.celgo.compiler import Compilation, CompileTimeout, Deadline, compile_expression
+from webhook.celgo.cost import estimate_device_selector_cost
+from webhook.celgo.decls import (
+    Environment,
+    device_selector_environment_1_31,
+    device_selector_environment_1_37,
+    selector_environment,
+)
 from webhook.celgo.types import BOOL
-from webhook.field import ErrorList, FieldPath, internal, invalid, required
+from webhook.field import ErrorList, ErrorType, FieldError, FieldPath, forbidden, internal, invalid, required
+from webhook.rules.release import KUBERNETES_1_31, KUBERNETES_1_37, Release
 
 # Compiled selectors kept: a ResourceClaimParameters object carries a handful; 4096 covers the
 # working set of a large cluster.
@@ -97,10 +111,19 @@ class SelectorCompilation:
     internal: bool = False
     # The expression's type as cel-go prints it, when it compiled ("bool" for a valid selector).
     output_type: str | None = None
+    # Which environments: "1.30" (structured parameters' selectors), "1.31" or "1.37" (device
+    # selectors of that release).
+    environment: str = "1.30"
+    # The estimated worst-case cost (`cel.EstimateCost`'s Max) where the release limits it.
+    max_cost: int | None = None
 
 
 @functools.cache
-def _environment(stored: bool) -> Environment:
+def _environment(stored: bool, environment: str = "1.30") -> Environment:
+    if environment == "1.31":
+        return device_selector_environment_1_31(stored=stored)
+    if environment == "1.37":
+        return device_selector_environment_1_37(stored=stored)
     return selector_environment(stored=stored)
 
 
@@ -113,24 +136,25 @@ class CompilationCache:
         self.max_entry_chars = max_entry_chars
         self.hits = 0
         self.misses = 0
-        self._entries: OrderedDict[tuple[str, bool], SelectorCompilation] = OrderedDict()
+        self._entries: OrderedDict[tuple[str, bool, str], SelectorCompilation] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def get(self, expression: str, stored: bool) -> SelectorCompilation | None:
-        found = self._entries.get((expression, stored))
+    def get(self, expression: str, stored: bool, environment: str = "1.30") -> SelectorCompilation | None:
+        key = (expression, stored, environment)
+        found = self._entries.get(key)
         if found is None:
             self.misses += 1
             return None
         self.hits += 1
-        self._entries.move_to_end((expression, stored))
+        self._entries.move_to_end(key)
         return found
 
     def keep(self, compiled: SelectorCompilation) -> None:
         if len(compiled.expression) + len(compiled.detail or "") > self.max_entry_chars:
             return
-        self._entries[(compiled.expression, compiled.stored)] = compiled
+        self._entries[(compiled.expression, compiled.stored, compiled.environment)] = compiled
         if len(self._entries) > self.max_entries:
             self._entries.popitem(last=False)
 
@@ -181,22 +205,32 @@ def close_review_budget(token: Token[ReviewBudget | None]) -> None:
     _REVIEW_BUDGET.reset(token)
 
 
-def compile_selector(expression: str, *, stored: bool = False) -> SelectorCompilation:
-    """Compile like `namedresourcescel.Compiler.CompileCELExpression`, memoised in `SELECTOR_CACHE`
-    (a cached result comes back as the same object). Inside `review_budget()` an uncached
-    compilation also spends from the review's budget."""
-    compiled = SELECTOR_CACHE.get(expression, stored)
+def compile_selector(
+    expression: str, *, stored: bool = False, environment: str = "1.30"
+) -> SelectorCompilation:
+    """Compile like `namedresourcescel.Compiler.CompileCELExpression` (1.30) or
+    `dracel.Compiler.CompileCELExpression` (`environment` "1.31", "1.37"), memoised in
+    `SELECTOR_CACHE` (a cached result comes back as the same object). Inside `review_budget()` an
+    uncached compilation also spends from the review's budget."""
+    compiled = SELECTOR_CACHE.get(expression, stored, environment)
     if compiled is not None:
         return compiled
     budget = _REVIEW_BUDGET.get()
     if budget is None or budget.remaining >= COMPILE_CPU_SECONDS:
-        compiled = _compile(expression, stored, COMPILE_CPU_SECONDS, budget)
+        compiled = _compile(expression, stored, COMPILE_CPU_SECONDS, budget, environment=environment)
         SELECTOR_CACHE.keep(compiled)
         return compiled
     if budget.remaining <= 0:
-        return SelectorCompilation(expression, stored, BUDGET_SPENT_DETAIL)
+        return SelectorCompilation(expression, stored, BUDGET_SPENT_DETAIL, environment=environment)
     # Less than one expression's budget is left: a timeout now says the review's budget is spent.
-    return _compile(expression, stored, budget.remaining, budget, timeout_detail=BUDGET_SPENT_DETAIL)
+    return _compile(
+        expression,
+        stored,
+        budget.remaining,
+        budget,
+        timeout_detail=BUDGET_SPENT_DETAIL,
+        environment=environment,
+    )
 
 
 def _compile(
@@ -206,25 +240,62 @@ def _compile(
     budget: ReviewBudget | None,
     *,
     timeout_detail: str = TOO_COMPLEX_DETAIL,
+    environment: str = "1.30",
 ) -> SelectorCompilation:
     if sys.getrecursionlimit() < _RECURSION_HEADROOM:
         sys.setrecursionlimit(_RECURSION_HEADROOM)
+    env = _environment(stored, environment)
     started = time.thread_time()
+    deadline = Deadline(seconds)
     try:
-        result = compile_expression(expression, _environment(stored), Deadline(seconds))
+        result = compile_expression(expression, env, deadline)
+        max_cost = None
+        if environment == "1.37" and result.issues is None and _accepted_output(result, environment, stored):
+            max_cost = estimate_device_selector_cost(result, env, deadline)
     except CompileTimeout:
-        return SelectorCompilation(expression, stored, timeout_detail)
+        return SelectorCompilation(expression, stored, timeout_detail, environment=environment)
     except RecursionError:
-        return SelectorCompilation(expression, stored, "unexpected compilation error: too deep", True)
+        return SelectorCompilation(
+            expression, stored, "unexpected compilation error: too deep", True, environment=environment
+        )
     finally:
         if budget is not None:
             budget.remaining -= time.thread_time() - started
     if result.issues is not None:
-        return SelectorCompilation(expression, stored, "compilation failed: " + result.issues)
+        return SelectorCompilation(
+            expression, stored, "compilation failed: " + result.issues, environment=environment
+        )
     output = str(result.output_type) if result.output_type is not None else "dyn"
-    if result.output_type != BOOL:
-        return SelectorCompilation(expression, stored, "must evaluate to bool", output_type=output)
-    return SelectorCompilation(expression, stored, None, output_type=output)
+    if not _accepted_output(result, environment, stored):
+        return SelectorCompilation(
+            expression,
+            stored,
+            _not_bool_detail(result, environment),
+            output_type=output,
+            environment=environment,
+        )
+    return SelectorCompilation(
+        expression, stored, None, output_type=output, environment=environment, max_cost=max_cost
+    )
+
+
+def _accepted_output(result: Compilation, environment: str, stored: bool) -> bool:
+    """1.30: bool. 1.31: bool or the unknown type `any`. 1.37: bool or the environment's attribute
+    value type (`any` for NewExpressions, `dyn` for StoredExpressions: `attributeTypeFromEnv`)."""
+    if result.output_type == BOOL:
+        return True
+    if environment == "1.31":
+        return result.output_type == celtypes.ANY
+    if environment == "1.37":
+        return result.output_type == (celtypes.DYN if stored else celtypes.ANY)
+    return False
+
+
+def _not_bool_detail(result: Compilation, environment: str) -> str:
+    if environment == "1.30":
+        return "must evaluate to bool"
+    output = celtypes.DYN if result.output_type is None else result.output_type
+    return f"must evaluate to bool or the unknown type, not {celtypes.type_string(output)}"
 
 
 def as_go_string(text: str) -> str:
@@ -250,3 +321,53 @@ def validate_selector(expression: str, path: FieldPath, *, stored: bool = False)
     if compiled.internal:
         return [internal(path, compiled.detail)]
     return [invalid(path, expression, compiled.detail)]
+
+
+# Kubernetes 1.37 `resource.CELSelectorExpressionMaxLength` (bytes) and
+# `resource.CELSelectorExpressionMaxCost` (cel-go cost units, of the estimated worst case).
+CEL_SELECTOR_EXPRESSION_MAX_LENGTH = 10 * 1024
+CEL_SELECTOR_EXPRESSION_MAX_COST = 1_000_000
+COST_LIMIT_DETAIL = "too complex, exceeds cost limit"
+
+_DEVICE_SELECTOR_ENVIRONMENTS = {KUBERNETES_1_31: "1.31", KUBERNETES_1_37: "1.37"}
+
+
+def validate_device_selector(
+    expression: str, path: FieldPath, *, release: Release, stored: bool = False
+) -> ErrorList:
+    """`validateCELSelector` of `release`'s validation.go for the `expression` field at `path`.
+
+    1.31: compile in the NewExpressions environment (StoredExpressions when `stored`); a
+    `cel.Error` becomes Invalid (compile and type errors, ``must evaluate to bool or the unknown
+    type, not T``) or Internal. No length or cost limit; an empty expression is a syntax error.
+
+    1.37: an expression longer than 10 KiB (bytes) is TooLong and not compiled; then the same
+    conversion of compile errors; then, for one that compiled, Forbidden ``too complex, exceeds cost
+    limit`` when cel-go's estimated worst-case cost exceeds 1,000,000.
+
+    `stored` (both releases): True when the expression was already stored and is validated again,
+    as Go does on update: 1.31 for every selector of a ResourceClaim or ResourceClaimTemplate update
+    (the spec is immutable) and for a DeviceClass update whose `spec.selectors` are semantically
+    equal to the old ones; 1.37 only for that DeviceClass case (claims and templates are not
+    validated again on update).
+    """
+    environment = _DEVICE_SELECTOR_ENVIRONMENTS.get(release)
+    if environment is None:
+        raise ValueError(f"{release} has no CEL device selectors")
+    expression = as_go_string(expression)
+    if environment == "1.37" and len(expression.encode()) > CEL_SELECTOR_EXPRESSION_MAX_LENGTH:
+        # field.TooLong of apimachinery 1.37: the value is omitted, the limit counted in bytes.
+        limit = CEL_SELECTOR_EXPRESSION_MAX_LENGTH
+        return [
+            FieldError(
+                ErrorType.TOO_LONG, str(path), "<value omitted>", f"may not be more than {limit} bytes"
+            )
+        ]
+    compiled = compile_selector(expression, stored=stored, environment=environment)
+    if compiled.detail is not None:
+        if compiled.internal:
+            return [internal(path, compiled.detail)]
+        return [invalid(path, expression, compiled.detail)]
+    if compiled.max_cost is not None and compiled.max_cost > CEL_SELECTOR_EXPRESSION_MAX_COST:
+        return [forbidden(path, COST_LIMIT_DETAIL)]
+    return []

@@ -85,6 +85,8 @@ class Comprehension:
     loop_condition: Expr
     loop_step: Expr
     result: Expr
+    # The second variable of a two-variable comprehension (cel-go v0.27 ext.TwoVarComprehensions).
+    iter_var2: str | None = None
 
 
 @dataclass(eq=False, slots=True)

@@ -57,6 +57,10 @@ class Checker:
         self.mapping = Mapping()
         self.scopes: list[dict[str, CelType]] = []
         self.free_type_vars = 0
+        # The ids of the overloads each call resolved to (cel-go's reference map), and the calls
+        # that resolved as namespaced functions (`sets.contains(...)`: no receiver).
+        self.overload_ids: dict[int, list[str]] = {}
+        self.namespaced_calls: set[int] = set()
 
     def run(self) -> dict[int, CelType]:
         """Check the whole expression; the final type of every node, type parameters resolved."""
@@ -81,7 +85,11 @@ class Checker:
         for scope in reversed(self.scopes):
             if name in scope:
                 return scope[name]
-        return self.env.idents.get(name)
+        found = self.env.idents.get(name)
+        if found is None and name in self.env.structs:
+            # cel-go's checker env imports a type name its provider knows as an identifier.
+            return t.type_of(t.object_type(name))
+        return found
 
     def lookup_function(self, name: str) -> Function | None:
         return self.env.functions.get(name.removeprefix("."))
@@ -157,7 +165,7 @@ class Checker:
             if found is not None:
                 self.set_type(e, found)
                 return
-        result = self.check_select_field(e, e.operand, optional=False)
+        result = self.check_select_field(e, e.operand, e.field, optional=False)
         if e.test_only:
             result = t.BOOL
         self.set_type(e, t.substitute(self.mapping, result, False))
@@ -167,12 +175,26 @@ class Checker:
         if not (isinstance(field, ast.Literal) and field.kind == "string"):
             self._error(field.id, "unsupported optional field selection")
             return
-        result = self.check_select_field(e, operand, optional=True)
+        result = self.check_select_field(e, operand, str(field.value), optional=True)
         self.set_type(e, t.substitute(self.mapping, result, False))
 
-    def check_select_field(self, e: ast.Expr, operand: ast.Expr, *, optional: bool) -> CelType:
-        # The field name picks a struct field in cel-go; no struct type is declared here, and a map
-        # selection has the map's value type whatever the key.
+    def lookup_field_type(self, expr_id: int, struct: str, field_name: str) -> CelType | None:
+        """`lookupFieldType`: the declared field's type, else cel-go's error."""
+        fields = self.env.structs.get(struct)
+        if fields is None:
+            # Kubernetes' library types (Quantity, Semver, ...) are not known to the type provider.
+            self._error(expr_id, f"unexpected failed resolution of '{struct}'")
+            return None
+        found = fields.get(field_name)
+        if found is None:
+            self._error(expr_id, f"undefined field '{field_name}'")
+        return found
+
+    def check_select_field(
+        self, e: ast.Expr, operand: ast.Expr, field_name: str, *, optional: bool
+    ) -> CelType:
+        # A map selection has the map's value type whatever the key; a struct selection the
+        # declared field's type.
         self.check(operand)
         operand_type = t.substitute(self.mapping, self.get_type(operand), False)
         target, is_optional = t.maybe_unwrap_optional(operand_type)
@@ -180,8 +202,9 @@ class Checker:
         if target.kind is Kind.MAP:
             result = target.params[1]
         elif target.kind is Kind.STRUCT:
-            # No message type is declared to the checker: cel-go's provider cannot resolve it.
-            self._error(e.id, f"unexpected failed resolution of '{target.name}'")
+            field_type = self.lookup_field_type(e.id, target.name, field_name)
+            if field_type is not None:
+                result = field_type
         elif target.kind is Kind.TYPE_PARAM:
             self.is_assignable(t.DYN, target)
             result = t.DYN
@@ -212,6 +235,7 @@ class Checker:
         if prefix is not None:
             fn = self.lookup_function(f"{prefix}.{e.function}")
             if fn is not None:
+                self.namespaced_calls.add(e.id)
                 self.resolve_overload_or_error(e, fn, None, e.args)
                 return
         self.check(e.target)
@@ -233,10 +257,12 @@ class Checker:
     ) -> CelType | None:
         arg_types = ([self.get_type(target)] if target is not None else []) + [self.get_type(a) for a in args]
         result: CelType | None = None
+        matched = self.overload_ids.setdefault(call.id, [])
         for candidate in fn.overloads:
             if (target is None) == candidate.member:
                 continue
             if fn.name in ("_&&_", "_||_"):
+                matched.append(candidate.id)
                 failed = False
                 for i, arg_type in enumerate(arg_types):
                     if not self.is_assignable(arg_type, t.BOOL):
@@ -250,6 +276,7 @@ class Checker:
                     substitutions.add(t.param(name), self.new_type_var())
                 overload_type = t.substitute(substitutions, overload_type, False)
             if self.is_assignable_list(tuple(arg_types), overload_type.params[1:]):
+                matched.append(candidate.id)
                 fn_result = t.substitute(self.mapping, overload_type.params[0], False)
                 if result is None:
                     result = fn_result
@@ -320,18 +347,37 @@ class Checker:
         self.set_type(e, result)
         for field in e.fields:
             self.check(field.value)
-            self._error(field.id, f"unexpected failed resolution of '{type_name}'")
+            if type_name not in self.env.structs:
+                self._error(field.id, f"unexpected failed resolution of '{type_name}'")
+                continue
+            field_type = self.lookup_field_type(field.id, type_name, field.name) or t.ERROR
+            value_type = self.get_type(field.value)
+            if field.optional:
+                value_type, is_optional = t.maybe_unwrap_optional(value_type)
+                if not is_optional and not t.is_dyn(value_type):
+                    self._type_mismatch(field.value.id, t.optional_of(value_type), value_type)
+            if not self.is_assignable(field_type, value_type):
+                self._error(
+                    field.id,
+                    f"expected type of field '{field.name}' is '{t.format_type(field_type)}' but provided "
+                    f"type is '{t.format_type(value_type)}'",
+                )
 
     def check_comprehension(self, e: ast.Comprehension) -> None:
         self.check(e.iter_range)
         self.check(e.accu_init)
         accu_type = self.get_type(e.accu_init)
         range_type = t.substitute(self.mapping, self.get_type(e.iter_range), False)
-        if range_type.kind in (Kind.LIST, Kind.MAP):
-            var_type = range_type.params[0]
+        var2_type = t.ERROR
+        if range_type.kind is Kind.LIST:
+            var_type = var2_type = range_type.params[0]
+            if e.iter_var2 is not None:
+                var_type = t.INT  # the index; the second variable is the element
+        elif range_type.kind is Kind.MAP:
+            var_type, var2_type = range_type.params[0], range_type.params[1]
         elif range_type.kind in (Kind.DYN, Kind.ERROR, Kind.TYPE_PARAM):
             self.is_assignable(t.DYN, range_type)
-            var_type = t.DYN
+            var_type = var2_type = t.DYN
         else:
             self._error(
                 e.iter_range.id,
@@ -340,7 +386,10 @@ class Checker:
             )
             var_type = t.ERROR
         self.scopes.append({e.accu_var: accu_type})
-        self.scopes.append({e.iter_var: var_type})
+        loop_scope = {e.iter_var: var_type}
+        if e.iter_var2 is not None:
+            loop_scope[e.iter_var2] = var2_type
+        self.scopes.append(loop_scope)
         self.check(e.loop_condition)
         self.assert_type(e.loop_condition, t.BOOL)
         self.check(e.loop_step)

@@ -43,18 +43,32 @@ class Compilation:
 
     output_type: CelType | None
     issues: str | None
+    # The checked expression and the type of each of its nodes, when it compiled.
+    parsed: parser.ParsedExpression | None = None
+    types: dict[int, CelType] | None = None
+    # The overload ids each call resolved to, and the calls resolved as namespaced functions.
+    overloads: dict[int, list[str]] | None = None
+    namespaced: frozenset[int] = frozenset()
 
 
 def compile_expression(text: str, env: Environment, deadline: Deadline | None = None) -> Compilation:
     """Parse, check and validate `text`; raises CompileTimeout when `deadline` passes."""
     errors = Errors(Source(text))
-    parsed = parser.parse(text, errors, deadline=deadline)
+    parsed = parser.parse(text, errors, deadline=deadline, syntax=env.syntax)
     if parsed is None:
         return Compilation(None, errors.display())
-    types = checker.Checker(env, parsed, errors, deadline).run()
+    checked = checker.Checker(env, parsed, errors, deadline)
+    types = checked.run()
     if errors:
         return Compilation(None, errors.display())
     validators.validate(parsed, types, errors)
     if errors:
         return Compilation(None, errors.display())
-    return Compilation(types.get(parsed.expr.id), None)
+    return Compilation(
+        types.get(parsed.expr.id),
+        None,
+        parsed,
+        types,
+        checked.overload_ids,
+        frozenset(checked.namespaced_calls),
+    )

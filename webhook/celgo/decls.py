@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from webhook.celgo import types as t
+from webhook.celgo.parser import SYNTAX_V0_17, Syntax
 from webhook.celgo.types import CelType, type_params_of
 
 
@@ -61,6 +62,10 @@ class Environment:
 
     idents: dict[str, CelType] = field(default_factory=dict)
     functions: dict[str, Function] = field(default_factory=dict)
+    # Object types the environment's type provider declares: name -> field -> type.
+    structs: dict[str, dict[str, CelType]] = field(default_factory=dict)
+    # How expressions are parsed (cel-go version, macro libraries).
+    syntax: Syntax = SYNTAX_V0_17
 
     def add_function(self, name: str, *overloads: Overload) -> None:
         self.functions.setdefault(name, Function(name)).merge(list(overloads))
@@ -474,4 +479,190 @@ def selector_environment(*, stored: bool) -> Environment:
     if stored:
         _ip_and_cidr(env)
     _named_resources(env)
+    return env
+
+
+# --- the DRA device selector environments (Kubernetes 1.31 and 1.37) ---------------------------
+
+FORMAT = t.object_type("kubernetes.NamedFormat")
+# library/format.go `ConstantFormats` (the same 13 at 1.31 and 1.37).
+NAMED_FORMATS = (
+    "dns1123Label", "dns1123Subdomain", "dns1035Label", "qualifiedName", "dns1123LabelPrefix",
+    "dns1123SubdomainPrefix", "dns1035LabelPrefix", "labelValue", "uri", "uuid", "byte", "date",
+    "datetime",
+)  # fmt: skip
+
+
+def _format(env: Environment) -> None:
+    """The Kubernetes format library (introduced at 1.31)."""
+    fn = env.add_function
+    fn("validate", member("format-validate", [FORMAT, STRING], t.optional_of(t.list_of(STRING))))
+    fn("format.named", overload("format-named", [STRING], t.optional_of(FORMAT)))
+    for name in NAMED_FORMATS:
+        fn(f"format.{name}", overload(f"format.{name}", [], FORMAT))
+
+
+def _authz_selectors(env: Environment) -> None:
+    """The Kubernetes authorization selectors library (introduced at 1.31)."""
+    env.add_function(
+        "fieldSelector", member("authorizer_fieldselector", [_RESOURCE_CHECK, STRING], _RESOURCE_CHECK)
+    )
+    env.add_function(
+        "labelSelector", member("authorizer_labelselector", [_RESOURCE_CHECK, STRING], _RESOURCE_CHECK)
+    )
+
+
+def _semver(env: Environment, *, version: int) -> None:
+    """The semver library: DRA's own at 1.31 (version 0), apiserver's `SemverLib` at 1.37 (1)."""
+    fn = env.add_function
+    fn("semver", overload("string_to_semver", [STRING], SEMVER))
+    fn("isSemver", overload("is_semver_string", [STRING], BOOL))
+    if version >= 1:
+        fn("semver", overload("string_bool_to_semver", [STRING, BOOL], SEMVER))
+        fn("isSemver", overload("is_semver_string_bool", [STRING, BOOL], BOOL))
+    fn("isGreaterThan", member("semver_is_greater_than", [SEMVER, SEMVER], BOOL))
+    fn("isLessThan", member("semver_is_less_than", [SEMVER, SEMVER], BOOL))
+    fn("compareTo", member("semver_compare_to", [SEMVER, SEMVER], INT))
+    fn("major", member("semver_major", [SEMVER], INT))
+    fn("minor", member("semver_minor", [SEMVER], INT))
+    fn("patch", member("semver_patch", [SEMVER], INT))
+
+
+def _optional_v2(env: Environment) -> None:
+    """What cel-go v0.27's `OptionalTypes()` (version 2) adds to version 1."""
+    v = t.param("V")
+    fn = env.add_function
+    fn("last", member("list_last", [t.list_of(v)], t.optional_of(v)))
+    fn("first", member("list_first", [t.list_of(v)], t.optional_of(v)))
+    fn("optional.unwrap", overload("optional_unwrap", [t.list_of(t.optional_of(v))], t.list_of(v)))
+    fn("unwrapOpt", member("optional_unwrapOpt", [t.list_of(t.optional_of(v))], t.list_of(v)))
+
+
+def _two_var_comprehensions(env: Environment) -> None:
+    """cel-go ext.TwoVarComprehensions (1.32): the macros are the parser's, `cel.@mapInsert` here."""
+    k, v = t.param("K"), t.param("V")
+    map_kv = t.map_of(k, v)
+    env.add_function(
+        "cel.@mapInsert",
+        overload("@mapInsert_map_key_value", [map_kv, k, v], map_kv),
+        overload("@mapInsert_map_map", [map_kv, map_kv], map_kv),
+    )
+
+
+# cel-go ext/lists.go `comparableTypes`, with the type names its overload ids use.
+_COMPARABLE = (
+    ("int", INT), ("uint", UINT), ("double", DOUBLE), ("bool", BOOL),
+    ("google.protobuf.Duration", DURATION), ("google.protobuf.Timestamp", TIMESTAMP),
+    ("string", STRING), ("bytes", BYTES),
+)  # fmt: skip
+
+
+def _ext_lists_v3(env: Environment) -> None:
+    """cel-go ext.Lists(ext.ListsVersion(3)) (1.34); `sortBy` is the parser's."""
+    list_t = t.list_of(t.param("T"))
+    fn = env.add_function
+    fn("slice", member("list_slice", [list_t, INT, INT], list_t))
+    fn(
+        "flatten",
+        member("list_flatten", [t.list_of(list_t)], list_t),
+        member("list_flatten_int", [t.list_of(DYN), INT], t.list_of(DYN)),
+    )
+    fn("sort", *[member(f"list_{name}_sort", [t.list_of(x)], t.list_of(x)) for name, x in _COMPARABLE])
+    fn(
+        "@sortByAssociatedKeys",
+        *[
+            member(f"list_{name}_sortByAssociatedKeys", [list_t, t.list_of(x)], list_t)
+            for name, x in _COMPARABLE
+        ],
+    )
+    fn("lists.range", overload("lists_range", [INT], t.list_of(INT)))
+    fn("reverse", member("list_reverse", [list_t], list_t))
+    fn("distinct", member("list_distinct", [list_t], list_t))
+
+
+def _list_includes(env: Environment) -> None:
+    """`includes` of the Kubernetes lists library version 1 (1.37), also what DRA registers."""
+    env.add_function("includes", member("list_includes_dyn_dyn", [DYN, DYN], BOOL))
+
+
+DRA_DEVICE = t.object_type("kubernetes.DRADevice")
+
+
+def _device_attributes(value: CelType) -> CelType:
+    return t.map_of(STRING, t.map_of(STRING, value))
+
+
+DEVICE_CAPACITY = _device_attributes(QUANTITY)
+
+
+def _dra_device(env: Environment, fields: dict[str, CelType]) -> None:
+    """The `device` variable of `dynamic-resource-allocation/cel/compile.go`: an object type."""
+    env.structs[DRA_DEVICE.name] = fields
+    env.add_ident("device", DRA_DEVICE)
+
+
+def _kubernetes_base_1_31(env: Environment, *, stored: bool) -> None:
+    """`environment.MustBaseEnvSet` of apiserver 0.31 with compatibility 1.30 (NewExpressions: the
+    options introduced up to 1.30) or everything (StoredExpressions: + format, authz selectors)."""
+    _standard(env)
+    _kubernetes_base(env)
+    _optional(env)
+    _ext_strings_v2(env)
+    _ext_sets(env)
+    _ip_and_cidr(env)
+    if stored:
+        _format(env)
+        _authz_selectors(env)
+
+
+def device_selector_environment_1_31(*, stored: bool) -> Environment:
+    """Kubernetes 1.31 (`dynamic-resource-allocation` v0.31.0 `cel/compile.go`, cel-go v0.20.1):
+    the base set, then `device` (driver, attributes of the unknown type `any`, capacity), DRA's
+    semver library and ext.Bindings (``cel.bind``)."""
+    env = Environment(syntax=Syntax(grammar="v0.17", macros=frozenset({"bind"})))
+    _kubernetes_base_1_31(env, stored=stored)
+    _dra_device(
+        env,
+        {"driver": STRING, "attributes": _device_attributes(t.ANY), "capacity": DEVICE_CAPACITY},
+    )
+    _semver(env, version=0)
+    return env
+
+
+def device_selector_environment_1_37(*, stored: bool) -> Environment:
+    """Kubernetes 1.37 (apiserver 0.37 base set, cel-go v0.27.0), compatibility version 1.36.
+
+    NewExpressions holds the options introduced up to 1.36 and the feature-gated ones whose gate
+    is on by default: the lists library version 0, two-variable comprehensions (1.32), semver v1
+    (1.33), ext.Lists v3 (1.34), and the device type of DRAConsumableCapacity (beta, on) without
+    DRAListTypeAttributes (alpha, off): `allowMultipleAllocations`, attributes of type `any`.
+    StoredExpressions holds every option whatever its gate: the lists library version 1 (with
+    `includes`) and the newest device type, whose attribute values are `dyn`.
+    """
+    modern = Syntax(grammar="v0.27", macros=frozenset({"bind", "two_var", "sort_by"}))
+    env = Environment(syntax=modern)
+    _standard(env)
+    _kubernetes_base(env)  # URLs, regex, lists (v0 and v1 declare the same), authz, quantity
+    if stored:
+        _list_includes(env)
+    _optional(env)
+    _optional_v2(env)
+    _ext_strings_v2(env)
+    _ext_sets(env)
+    _ip_and_cidr(env)
+    _format(env)
+    _authz_selectors(env)
+    _two_var_comprehensions(env)
+    _semver(env, version=1)
+    _ext_lists_v3(env)
+    attribute = DYN if stored else t.ANY
+    _dra_device(
+        env,
+        {
+            "allowMultipleAllocations": BOOL,
+            "driver": STRING,
+            "attributes": _device_attributes(attribute),
+            "capacity": DEVICE_CAPACITY,
+        },
+    )
     return env

@@ -34,10 +34,13 @@ from antlr4.tree.Tree import ParseTreeListener  # type: ignore[import-untyped]
 from webhook.celgo import ast
 from webhook.celgo.gen.CELLexer import CELLexer
 from webhook.celgo.gen.CELParser import CELParser as _GeneratedParser
+from webhook.celgo.gen27.CELLexer import CELLexer as CELLexer27
+from webhook.celgo.gen27.CELParser import CELParser as _GeneratedParser27
 from webhook.celgo.source import NO_LOCATION, Errors, Location, Source
 
-# The generated module is untyped: its parse-tree classes are handled as Any here.
+# The generated modules are untyped: their parse-tree classes are handled as Any here.
 CELParser: Any = _GeneratedParser
+CELParser27: Any = _GeneratedParser27
 
 # cel-go parser defaults (parser.NewParser); Kubernetes 1.30 does not change them.
 EXPRESSION_SIZE_CODE_POINT_LIMIT = 100_000
@@ -47,6 +50,8 @@ ERROR_RECOVERY_LOOKAHEAD_TOKEN_LIMIT = 256
 ERROR_REPORTING_LIMIT = 100
 
 ACCUMULATOR_NAME = "__result__"
+# cel-go v0.27 names the accumulator so that no expression can refer to it.
+HIDDEN_ACCUMULATOR_NAME = "@result"
 UNUSED_ITER_VAR = "#unused"
 
 RESERVED_IDS = frozenset(
@@ -110,12 +115,45 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+@dataclass(frozen=True, slots=True)
+class Syntax:
+    """What differs in parsing between the cel-go versions and environments Kubernetes compiles in.
+
+    * `grammar`: "v0.17" (cel-go v0.17-v0.21: Kubernetes 1.30, 1.31) or "v0.27" (1.37: backquoted
+      field names in the grammar, rejected as ``unsupported syntax: '`'`` since Kubernetes does not
+      enable them; the hidden accumulator ``@result``; map/filter argument errors at the argument;
+      ``existsOne``; ``iteration variable overwrites accumulator variable``);
+    * `macros`: the macro libraries of the environment beyond the standard and optional ones:
+      ``bind`` (ext.Bindings: ``cel.bind``), ``two_var`` (ext.TwoVarComprehensions), ``sort_by``
+      (ext.Lists v2+: ``sortBy``).
+    """
+
+    grammar: str = "v0.17"
+    macros: frozenset[str] = frozenset()
+
+    @property
+    def modern(self) -> bool:
+        return self.grammar == "v0.27"
+
+    @property
+    def accumulator(self) -> str:
+        return HIDDEN_ACCUMULATOR_NAME if self.modern else ACCUMULATOR_NAME
+
+
+SYNTAX_V0_17 = Syntax()
+
+
 class _Clock(Protocol):
     def check(self) -> None: ...
 
 
 def parse(
-    text: str, errors: Errors, limits: Limits = DEFAULT_LIMITS, *, deadline: _Clock | None = None
+    text: str,
+    errors: Errors,
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    deadline: _Clock | None = None,
+    syntax: Syntax = SYNTAX_V0_17,
 ) -> ParsedExpression | None:
     """Parse `text`; on failure the errors are in `errors` and None is returned."""
     source = errors.source
@@ -128,7 +166,7 @@ def parse(
         return None
     first_try = Errors(source)
     try:
-        parsed = _parse_once(text, first_try, limits, deadline=deadline, cold=False)
+        parsed = _parse_once(text, first_try, limits, deadline=deadline, cold=False, syntax=syntax)
         if not first_try:
             return parsed
     except _Abort as abort:
@@ -142,7 +180,7 @@ def parse(
     # An expression with syntax errors is parsed again from a cold cache, so what it is told never
     # depends on what was parsed before; valid expressions keep the fast, warm path.
     try:
-        return _parse_once(text, errors, limits, deadline=deadline, cold=True)
+        return _parse_once(text, errors, limits, deadline=deadline, cold=True, syntax=syntax)
     except _Abort as abort:
         if abort.message is not None:
             errors.report(NO_LOCATION, abort.message)
@@ -156,14 +194,20 @@ def _carry_over(scratch: Errors, errors: Errors) -> None:
 
 
 def _parse_once(
-    text: str, errors: Errors, limits: Limits, *, deadline: _Clock | None, cold: bool
+    text: str,
+    errors: Errors,
+    limits: Limits,
+    *,
+    deadline: _Clock | None,
+    cold: bool,
+    syntax: Syntax = SYNTAX_V0_17,
 ) -> ParsedExpression | None:
     """One ANTLR parse into `errors`; raises `_Abort` when a limit is reached."""
-    builder = _Builder(errors.source, errors, limits.recursion_depth)
-    lexer = CELLexer(InputStream(text))
+    builder = _Builder(errors.source, errors, limits.recursion_depth, syntax)
+    lexer = (CELLexer27 if syntax.modern else CELLexer)(InputStream(text))
     lexer.removeErrorListeners()
     lexer.addErrorListener(builder)
-    parser: Any = _LimitedParser(CommonTokenStream(lexer))
+    parser: Any = (_LimitedParser27 if syntax.modern else _LimitedParser)(CommonTokenStream(lexer))
     if cold:
         parser._interp = ParserATNSimulator(
             parser,
@@ -184,6 +228,23 @@ def _parse_once(
 
 class _LimitedParser(_GeneratedParser):
     """The generated parser, counting the tokens an error recovery consumes."""
+
+    lookahead_budget: int | None = None
+    lookahead_limit = ERROR_RECOVERY_LOOKAHEAD_TOKEN_LIMIT
+    deadline: _Clock | None = None
+
+    def consume(self) -> Any:
+        if self.deadline is not None:
+            self.deadline.check()
+        if self.lookahead_budget is not None:
+            if self.lookahead_budget <= 0:
+                raise _Abort(f"error recovery token lookahead limit exceeded: {self.lookahead_limit}")
+            self.lookahead_budget -= 1
+        return super().consume()
+
+
+class _LimitedParser27(_GeneratedParser27):
+    """`_LimitedParser` for the v0.27 grammar."""
 
     lookahead_budget: int | None = None
     lookahead_limit = ERROR_RECOVERY_LOOKAHEAD_TOKEN_LIMIT
@@ -279,7 +340,9 @@ class MacroError(Exception):
 class _Builder(ErrorListener):  # type: ignore[misc]
     """The parse-tree visitor and error listener (cel-go's `parser` struct)."""
 
-    def __init__(self, source: Source, errors: Errors, max_depth: int) -> None:
+    def __init__(self, source: Source, errors: Errors, max_depth: int, syntax: Syntax = SYNTAX_V0_17) -> None:
+        self.syntax = syntax
+        self.grammar: Any = CELParser27 if syntax.modern else CELParser
         self.max_depth = max_depth
         self.source = source
         self.errors = errors
@@ -353,20 +416,23 @@ class _Builder(ErrorListener):  # type: ignore[misc]
         self, expr_id: int, function: str, target: ast.Expr | None, args: Sequence[ast.Expr]
     ) -> ast.Expr | None:
         expander = _MACROS.get((function, len(args), target is not None))
-        if expander is None:
+        if expander is None or expander[0] not in self._macro_libraries():
             return None
         factory = _MacroFactory(self, self.location(expr_id))
         try:
-            return expander(factory, target, list(args))
+            return expander[1](factory, target, list(args))
         except MacroError as err:
             location = err.location if err.location is not None else self.location(expr_id)
             return self.report_error(location, err.message)
 
+    def _macro_libraries(self) -> frozenset[str]:
+        return self.syntax.macros | (_MODERN_MACROS if self.syntax.modern else _STANDARD_MACROS)
+
     # --- visitor -----------------------------------------------------------------------------
 
     def visit(self, tree: Any) -> ast.Expr:
-        t = _unnest(tree)
-        p = CELParser
+        p = self.grammar
+        t = _unnest(tree, p)
         if isinstance(t, p.StartContext):
             return self.visit(t.expr())
         if isinstance(t, p.ExprContext):
@@ -383,7 +449,10 @@ class _Builder(ErrorListener):  # type: ignore[misc]
             return self._visit_unary(t, "!_")
         if isinstance(t, p.NegateContext):
             return self._visit_unary(t, "-_")
-        if isinstance(t, p.IdentOrGlobalCallContext):
+        if self.syntax.modern:
+            if isinstance(t, (p.IdentContext, p.GlobalCallContext)):
+                return self._visit_ident_or_call(t)
+        elif isinstance(t, p.IdentOrGlobalCallContext):
             return self._visit_ident_or_call(t)
         if isinstance(t, p.SelectContext):
             return self._counted(self._visit_select, t)
@@ -453,11 +522,18 @@ class _Builder(ErrorListener):  # type: ignore[misc]
         target = self.visit(ctx.member())
         return self.call(op_id, function, [target])
 
+    def _escaped_name(self, ctx: Any) -> str:
+        """cel-go v0.27's `normalizeIdent`: backquoted names are not enabled in Kubernetes."""
+        if isinstance(ctx, self.grammar.EscapedIdentifierContext):
+            self.report_error(ctx, "unsupported syntax: '`'")
+            return ""
+        return str(ctx.id_.text)
+
     def _visit_select(self, ctx: Any) -> ast.Expr:
         operand = self.visit(ctx.member())
         if ctx.id_ is None or ctx.op is None:
             return ast.Unspecified(self.new_id(ctx))
-        name = ctx.id_.text
+        name = self._escaped_name(ctx.id_) if self.syntax.modern else ctx.id_.text
         if ctx.opt is not None:
             field = self.literal(ctx.id_, "string", name)
             return ast.Call(self.new_id(ctx.op), "_?._", [operand, field])
@@ -492,14 +568,20 @@ class _Builder(ErrorListener):  # type: ignore[misc]
                     fields = []
                     break
                 init_id = self.new_id(entries.cols[i])
-                identifier = optional_field.IDENTIFIER()
-                if identifier is None:
-                    fields = []
-                    break
+                if self.syntax.modern:
+                    escaped = optional_field.escapeIdent()
+                    if isinstance(escaped, self.grammar.EscapedIdentifierContext):
+                        self.report_error(entries, "unsupported syntax: '`'")
+                        continue
+                    field_name = escaped.id_.text
+                else:
+                    identifier = optional_field.IDENTIFIER()
+                    if identifier is None:
+                        fields = []
+                        break
+                    field_name = identifier.getText()
                 value = self.visit(entries.values[i])
-                fields.append(
-                    ast.StructField(init_id, identifier.getText(), value, optional_field.opt is not None)
-                )
+                fields.append(ast.StructField(init_id, field_name, value, optional_field.opt is not None))
         return ast.CreateStruct(obj_id, name, fields)
 
     def _visit_ident_or_call(self, ctx: Any) -> ast.Expr:
@@ -510,7 +592,7 @@ class _Builder(ErrorListener):  # type: ignore[misc]
         if identifier in RESERVED_IDS:
             return self.report_error(ctx, f"reserved identifier: {identifier}")
         name += identifier
-        if ctx.op is not None:
+        if getattr(ctx, "op", None) is not None:
             op_id = self.new_id(ctx.op)
             return self.call(op_id, name, self._visit_expr_list(ctx.args))
         return ast.Ident(self.new_id(ctx.id_), name)
@@ -551,7 +633,7 @@ class _Builder(ErrorListener):  # type: ignore[misc]
         return [self.visit(e) for e in ctx.e]
 
     def _visit_literal(self, ctx: Any) -> ast.Expr | None:
-        p = CELParser
+        p = self.grammar
         if isinstance(ctx, p.IntContext):
             return self._visit_int(ctx)
         if isinstance(ctx, p.UintContext):
@@ -606,9 +688,8 @@ class _Builder(ErrorListener):  # type: ignore[misc]
         return self.literal(ctx, "bytes" if is_bytes else "string", value)
 
 
-def _unnest(tree: Any) -> Any:
+def _unnest(tree: Any, p: Any = CELParser) -> Any:
     """cel-go's `unnest`: skip the single-child rule contexts down to the first real node."""
-    p = CELParser
     while tree is not None:
         if isinstance(tree, p.ExprContext):
             if tree.op is not None:
@@ -718,6 +799,8 @@ class _MacroFactory:
 
     def __init__(self, builder: _Builder, location: Location) -> None:
         self.builder = builder
+        self.syntax = builder.syntax
+        self.accumulator = builder.syntax.accumulator
         self.at = location
 
     def next_id(self) -> int:
@@ -726,8 +809,20 @@ class _MacroFactory:
     def location_of(self, expr: ast.Expr) -> Location:
         return self.builder.location(expr.id)
 
+    def argument_error(self, message: str, argument: ast.Expr) -> MacroError:
+        """cel-go's `NewError(args[0].ID(), ...)`: v0.27 places it at the argument, v0.17 (for map
+        and filter) at the call."""
+        return MacroError(message, self.location_of(argument) if self.syntax.modern else None)
+
+    def check_not_accumulator(self, name: str, argument: ast.Expr) -> None:
+        if self.syntax.modern and name in (self.accumulator, ACCUMULATOR_NAME):
+            raise MacroError("iteration variable overwrites accumulator variable", self.location_of(argument))
+
     def ident(self, name: str) -> ast.Ident:
         return ast.Ident(self.next_id(), name)
+
+    def accu(self) -> ast.Ident:
+        return self.ident(self.accumulator)
 
     def literal(self, kind: str, value: object) -> ast.Literal:
         return ast.Literal(self.next_id(), kind, value)
@@ -741,6 +836,9 @@ class _MacroFactory:
     def new_list(self, *elements: ast.Expr) -> ast.CreateList:
         return ast.CreateList(self.next_id(), list(elements))
 
+    def new_map(self) -> ast.CreateMap:
+        return ast.CreateMap(self.next_id(), [])
+
     def fold(
         self,
         iter_var: str,
@@ -750,10 +848,14 @@ class _MacroFactory:
         condition: ast.Expr,
         step: ast.Expr,
         result: ast.Expr,
+        iter_var2: str | None = None,
     ) -> ast.Comprehension:
         return ast.Comprehension(
-            self.next_id(), iter_var, iter_range, accu_var, accu_init, condition, step, result
+            self.next_id(), iter_var, iter_range, accu_var, accu_init, condition, step, result, iter_var2
         )
+
+
+_Expander = Callable[[_MacroFactory, ast.Expr | None, list[ast.Expr]], ast.Expr | None]
 
 
 def _has(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
@@ -763,32 +865,39 @@ def _has(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast
     raise MacroError("invalid argument to has() macro")
 
 
-def _quantifier(kind: str) -> Callable[[_MacroFactory, ast.Expr | None, list[ast.Expr]], ast.Expr]:
+def _quantifier_parts(
+    f: _MacroFactory, kind: str, predicate: ast.Expr
+) -> tuple[ast.Expr, ast.Expr, ast.Expr, ast.Expr]:
+    """accuInit, loopCondition, loopStep and result of all / exists / exists_one."""
+    if kind == "all":
+        return (
+            f.literal("bool", True),
+            f.call("@not_strictly_false", f.accu()),
+            f.call("_&&_", f.accu(), predicate),
+            f.accu(),
+        )
+    if kind == "exists":
+        return (
+            f.literal("bool", False),
+            f.call("@not_strictly_false", f.call("!_", f.accu())),
+            f.call("_||_", f.accu(), predicate),
+            f.accu(),
+        )
+    init = f.literal("int", 0)
+    condition = f.literal("bool", True)
+    step = f.call("_?_:_", predicate, f.call("_+_", f.accu(), f.literal("int", 1)), f.accu())
+    return init, condition, step, f.call("_==_", f.accu(), f.literal("int", 1))
+
+
+def _quantifier(kind: str) -> _Expander:
     def expand(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
         variable = args[0]
         if not isinstance(variable, ast.Ident):
             raise MacroError("argument must be a simple name", f.location_of(variable))
+        f.check_not_accumulator(variable.name, variable)
         assert target is not None
-        if kind == "all":
-            init: ast.Expr = f.literal("bool", True)
-            condition: ast.Expr = f.call("@not_strictly_false", f.ident(ACCUMULATOR_NAME))
-            step: ast.Expr = f.call("_&&_", f.ident(ACCUMULATOR_NAME), args[1])
-            result: ast.Expr = f.ident(ACCUMULATOR_NAME)
-        elif kind == "exists":
-            init = f.literal("bool", False)
-            condition = f.call("@not_strictly_false", f.call("!_", f.ident(ACCUMULATOR_NAME)))
-            step = f.call("_||_", f.ident(ACCUMULATOR_NAME), args[1])
-            result = f.ident(ACCUMULATOR_NAME)
-        else:
-            zero = f.literal("int", 0)
-            one = f.literal("int", 1)
-            init = zero
-            condition = f.literal("bool", True)
-            step = f.call(
-                "_?_:_", args[1], f.call("_+_", f.ident(ACCUMULATOR_NAME), one), f.ident(ACCUMULATOR_NAME)
-            )
-            result = f.call("_==_", f.ident(ACCUMULATOR_NAME), one)
-        return f.fold(variable.name, target, ACCUMULATOR_NAME, init, condition, step, result)
+        init, condition, step, result = _quantifier_parts(f, kind, args[1])
+        return f.fold(variable.name, target, f.accumulator, init, condition, step, result)
 
     return expand
 
@@ -796,32 +905,36 @@ def _quantifier(kind: str) -> Callable[[_MacroFactory, ast.Expr | None, list[ast
 def _map(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
     variable = args[0]
     if not isinstance(variable, ast.Ident):
-        raise MacroError("argument is not an identifier")
+        raise f.argument_error("argument is not an identifier", variable)
+    f.check_not_accumulator(variable.name, variable)
     assert target is not None
     filter_expr, transform = (args[1], args[2]) if len(args) == 3 else (None, args[1])
-    accumulator = f.ident(ACCUMULATOR_NAME)
+    accumulator = f.accu()
     init = f.new_list()
     condition = f.literal("bool", True)
     step: ast.Expr = f.call("_+_", accumulator, f.new_list(transform))
     if filter_expr is not None:
-        step = f.call("_?_:_", filter_expr, step, accumulator)
-    return f.fold(variable.name, target, ACCUMULATOR_NAME, init, condition, step, accumulator)
+        step = f.call("_?_:_", filter_expr, step, f.accu() if f.syntax.modern else accumulator)
+    result = f.accu() if f.syntax.modern else accumulator
+    return f.fold(variable.name, target, f.accumulator, init, condition, step, result)
 
 
 def _filter(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
     variable = args[0]
     if not isinstance(variable, ast.Ident):
-        raise MacroError("argument is not an identifier")
+        raise f.argument_error("argument is not an identifier", variable)
+    f.check_not_accumulator(variable.name, variable)
     assert target is not None
-    accumulator = f.ident(ACCUMULATOR_NAME)
+    accumulator = f.accu()
     init = f.new_list()
     condition = f.literal("bool", True)
     step: ast.Expr = f.call("_+_", accumulator, f.new_list(variable))
-    step = f.call("_?_:_", args[1], step, accumulator)
-    return f.fold(variable.name, target, ACCUMULATOR_NAME, init, condition, step, accumulator)
+    step = f.call("_?_:_", args[1], step, f.accu() if f.syntax.modern else accumulator)
+    result = f.accu() if f.syntax.modern else accumulator
+    return f.fold(variable.name, target, f.accumulator, init, condition, step, result)
 
 
-def _opt_map(flat: bool) -> Callable[[_MacroFactory, ast.Expr | None, list[ast.Expr]], ast.Expr]:
+def _opt_map(flat: bool) -> _Expander:
     name = "optFlatMap" if flat else "optMap"
 
     def expand(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
@@ -845,17 +958,115 @@ def _opt_map(flat: bool) -> Callable[[_MacroFactory, ast.Expr | None, list[ast.E
     return expand
 
 
-_Expander = Callable[[_MacroFactory, ast.Expr | None, list[ast.Expr]], ast.Expr]
+def _bind(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr | None:
+    """ext.Bindings: ``cel.bind(name, init, expr)``; any other receiver is not the macro."""
+    if not (isinstance(target, ast.Ident) and target.name == "cel"):
+        return None
+    variable = args[0]
+    if not isinstance(variable, ast.Ident):
+        raise MacroError("cel.bind() variable names must be simple identifiers", f.location_of(variable))
+    return f.fold(
+        UNUSED_ITER_VAR,
+        f.new_list(),
+        variable.name,
+        args[1],
+        f.literal("bool", False),
+        f.ident(variable.name),
+        args[2],
+    )
 
-# (function, argument count, is a receiver call) -> expander
-_MACROS: dict[tuple[str, int, bool], _Expander] = {
-    ("has", 1, False): _has,
-    ("all", 2, True): _quantifier("all"),
-    ("exists", 2, True): _quantifier("exists"),
-    ("exists_one", 2, True): _quantifier("exists_one"),
-    ("map", 2, True): _map,
-    ("map", 3, True): _map,
-    ("filter", 2, True): _filter,
-    ("optMap", 2, True): _opt_map(flat=False),
-    ("optFlatMap", 2, True): _opt_map(flat=True),
+
+def _iter_vars(f: _MacroFactory, first: ast.Expr, second: ast.Expr) -> tuple[str, str]:
+    """ext/comprehensions.go `extractIterVars`."""
+    for argument in (first, second):
+        if not isinstance(argument, ast.Ident):
+            raise MacroError("argument must be a simple name", f.location_of(argument))
+    assert isinstance(first, ast.Ident) and isinstance(second, ast.Ident)
+    if first.name == second.name:
+        raise MacroError(f"duplicate variable name: {first.name}", f.location_of(second))
+    for argument, name in ((first, first.name), (second, second.name)):
+        if name in (f.accumulator, ACCUMULATOR_NAME):
+            raise MacroError("iteration variable overwrites accumulator variable", f.location_of(argument))
+    return first.name, second.name
+
+
+def _two_var_quantifier(kind: str) -> _Expander:
+    def expand(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
+        var1, var2 = _iter_vars(f, args[0], args[1])
+        assert target is not None
+        init, condition, step, result = _quantifier_parts(f, kind, args[2])
+        return f.fold(var1, target, f.accumulator, init, condition, step, result, var2)
+
+    return expand
+
+
+def _transform(kind: str) -> _Expander:
+    def expand(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
+        var1, var2 = _iter_vars(f, args[0], args[1])
+        assert target is not None
+        filter_expr, transform = (args[2], args[3]) if len(args) == 4 else (None, args[2])
+        init: ast.Expr
+        if kind == "list":
+            step: ast.Expr = f.call("_+_", f.accu(), f.new_list(transform))
+            init = f.new_list()
+        elif kind == "map":
+            step = f.call("cel.@mapInsert", f.accu(), f.ident(var1), transform)
+            init = f.new_map()
+        else:
+            step = f.call("cel.@mapInsert", f.accu(), transform)
+            init = f.new_map()
+        if filter_expr is not None:
+            step = f.call("_?_:_", filter_expr, step, f.accu())
+        return f.fold(var1, target, f.accumulator, init, f.literal("bool", True), step, f.accu(), var2)
+
+    return expand
+
+
+_SORTABLE_TARGETS = (ast.CreateList, ast.Select, ast.Ident, ast.Comprehension, ast.Call)
+
+
+def _sort_by(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
+    """ext.Lists v2+ `sortBy`: binds the target, maps it to keys, sorts by them."""
+    assert target is not None
+    input_name = "@__sortBy_input__"
+    bound = f.ident(input_name)
+    if not isinstance(target, _SORTABLE_TARGETS):
+        raise MacroError(
+            "sortBy can only be applied to a list, identifier, comprehension, call or select expression",
+            f.location_of(target),
+        )
+    keys = _map(f, f.ident(input_name), args)
+    sort = f.member_call("@sortByAssociatedKeys", f.ident(input_name), keys)
+    return f.fold(UNUSED_ITER_VAR, f.new_list(), input_name, target, f.literal("bool", False), bound, sort)
+
+
+# Which macro library a macro belongs to: every environment has the standard and optional ones,
+# cel-go v0.27 adds `existsOne` to the standard ones.
+_STANDARD_MACROS = frozenset({"standard", "optional"})
+_MODERN_MACROS = frozenset({"standard", "optional", "v0.27"})
+
+# (function, argument count, is a receiver call) -> (library, expander)
+_MACROS: dict[tuple[str, int, bool], tuple[str, _Expander]] = {
+    ("has", 1, False): ("standard", _has),
+    ("all", 2, True): ("standard", _quantifier("all")),
+    ("exists", 2, True): ("standard", _quantifier("exists")),
+    ("exists_one", 2, True): ("standard", _quantifier("exists_one")),
+    ("existsOne", 2, True): ("v0.27", _quantifier("exists_one")),
+    ("map", 2, True): ("standard", _map),
+    ("map", 3, True): ("standard", _map),
+    ("filter", 2, True): ("standard", _filter),
+    ("optMap", 2, True): ("optional", _opt_map(flat=False)),
+    ("optFlatMap", 2, True): ("optional", _opt_map(flat=True)),
+    ("bind", 3, True): ("bind", _bind),
+    ("all", 3, True): ("two_var", _two_var_quantifier("all")),
+    ("exists", 3, True): ("two_var", _two_var_quantifier("exists")),
+    ("existsOne", 3, True): ("two_var", _two_var_quantifier("exists_one")),
+    ("exists_one", 3, True): ("two_var", _two_var_quantifier("exists_one")),
+    ("transformList", 3, True): ("two_var", _transform("list")),
+    ("transformList", 4, True): ("two_var", _transform("list")),
+    ("transformMap", 3, True): ("two_var", _transform("map")),
+    ("transformMap", 4, True): ("two_var", _transform("map")),
+    ("transformMapEntry", 3, True): ("two_var", _transform("entry")),
+    ("transformMapEntry", 4, True): ("two_var", _transform("entry")),
+    ("sortBy", 2, True): ("sort_by", _sort_by),
 }

@@ -44,6 +44,7 @@ class CelType:
         return format_type(self)
 
 
+ANY = CelType(Kind.ANY, "google.protobuf.Any")
 BOOL = CelType(Kind.BOOL, "bool")
 BYTES = CelType(Kind.BYTES, "bytes")
 DOUBLE = CelType(Kind.DOUBLE, "double")
@@ -112,6 +113,14 @@ def format_type(t: CelType) -> str:
     if not t.params:
         return t.name
     return f"{t.name}({', '.join(format_type(p) for p in t.params)})"
+
+
+def type_string(t: CelType) -> str:
+    """`(*types.Type).String()`: the runtime type name with its parameters (``list(int)``,
+    ``google.protobuf.Duration``, ``dyn``), as Kubernetes prints an output type."""
+    if not t.params:
+        return t.name
+    return f"{t.name}({', '.join(type_string(p) for p in t.params)})"
 
 
 def format_function(result: CelType | None, args: tuple[CelType, ...], *, member: bool) -> str:
