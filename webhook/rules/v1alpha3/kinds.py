@@ -1,0 +1,12 @@
+"""Every kind of resource.k8s.io/v1alpha3, as the registry reads them."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from webhook.rules.kinds import KindRules
+from webhook.rules.v1alpha3.resourceclaim import RESOURCE_CLAIM
+
+__all__ = ["KINDS"]
+
+KINDS: Final[tuple[KindRules, ...]] = (RESOURCE_CLAIM,)
