@@ -6,7 +6,8 @@ from typing import Final
 
 from webhook.rules.kinds import KindRules
 from webhook.rules.v1alpha3.resourceclaim import RESOURCE_CLAIM
+from webhook.rules.v1alpha3.resourceclaimtemplate import RESOURCE_CLAIM_TEMPLATE
 
 __all__ = ["KINDS"]
 
-KINDS: Final[tuple[KindRules, ...]] = (RESOURCE_CLAIM,)
+KINDS: Final[tuple[KindRules, ...]] = (RESOURCE_CLAIM, RESOURCE_CLAIM_TEMPLATE)
