@@ -44,9 +44,11 @@ GO_TABLES = {
     # 1.31's template table is not stored: 1.33's, less its prioritized-list cases (see the file).
     "TestValidateClaimTemplate": 18,
     "TestValidateClaimTemplateUpdate": 2,
+    "TestValidateClass": 18,
+    "TestValidateClassUpdate": 2,
 }
 # Variants of our own, at least, per kind.
-MIN_VARIANTS = {"ResourceClaim": 60, "ResourceClaimTemplate": 30}
+MIN_VARIANTS = {"ResourceClaim": 60, "ResourceClaimTemplate": 30, "DeviceClass": 30}
 _uids = itertools.count(1)
 
 
