@@ -46,9 +46,17 @@ GO_TABLES = {
     "TestValidateClaimTemplateUpdate": 2,
     "TestValidateClass": 18,
     "TestValidateClassUpdate": 2,
+    "TestValidatePodSchedulingContexts": 17,
+    "TestValidatePodSchedulingUpdate": 5,
+    "TestValidatePodSchedulingStatusUpdate": 5,
 }
 # Variants of our own, at least, per kind.
-MIN_VARIANTS = {"ResourceClaim": 60, "ResourceClaimTemplate": 30, "DeviceClass": 30}
+MIN_VARIANTS = {
+    "ResourceClaim": 60,
+    "ResourceClaimTemplate": 30,
+    "DeviceClass": 30,
+    "PodSchedulingContext": 20,
+}
 _uids = itertools.count(1)
 
 

@@ -6,9 +6,15 @@ from typing import Final
 
 from webhook.rules.kinds import KindRules
 from webhook.rules.v1alpha3.deviceclass import DEVICE_CLASS
+from webhook.rules.v1alpha3.podschedulingcontext import POD_SCHEDULING_CONTEXT
 from webhook.rules.v1alpha3.resourceclaim import RESOURCE_CLAIM
 from webhook.rules.v1alpha3.resourceclaimtemplate import RESOURCE_CLAIM_TEMPLATE
 
 __all__ = ["KINDS"]
 
-KINDS: Final[tuple[KindRules, ...]] = (DEVICE_CLASS, RESOURCE_CLAIM, RESOURCE_CLAIM_TEMPLATE)
+KINDS: Final[tuple[KindRules, ...]] = (
+    DEVICE_CLASS,
+    RESOURCE_CLAIM,
+    RESOURCE_CLAIM_TEMPLATE,
+    POD_SCHEDULING_CONTEXT,
+)
