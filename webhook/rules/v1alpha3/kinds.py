@@ -9,6 +9,7 @@ from webhook.rules.v1alpha3.deviceclass import DEVICE_CLASS
 from webhook.rules.v1alpha3.podschedulingcontext import POD_SCHEDULING_CONTEXT
 from webhook.rules.v1alpha3.resourceclaim import RESOURCE_CLAIM
 from webhook.rules.v1alpha3.resourceclaimtemplate import RESOURCE_CLAIM_TEMPLATE
+from webhook.rules.v1alpha3.resourceslice import RESOURCE_SLICE
 
 __all__ = ["KINDS"]
 
@@ -16,5 +17,6 @@ KINDS: Final[tuple[KindRules, ...]] = (
     DEVICE_CLASS,
     RESOURCE_CLAIM,
     RESOURCE_CLAIM_TEMPLATE,
+    RESOURCE_SLICE,
     POD_SCHEDULING_CONTEXT,
 )
