@@ -8,7 +8,7 @@ ExactCount, and ExactCount with a zero count asks for one device.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Set
+from collections.abc import Hashable, Mapping, Sequence, Set
 from typing import Any, Final
 
 from webhook.field import ErrorList, FieldPath, invalid, not_supported, required
@@ -48,8 +48,11 @@ ALLOCATION_MODES: Final = (ALLOCATION_MODE_ALL, ALLOCATION_MODE_EXACT_COUNT)
 
 
 def gather_request_names(spec: Any) -> frozenset[str]:
-    """`gatherRequestNames`: the names of the claim's requests, valid or not."""
-    requests = sequence(mapping(mapping(spec).get("devices")).get("requests"))
+    """`gatherRequestNames` of a claim spec: the names of its requests, valid or not."""
+    return _request_names(sequence(mapping(mapping(spec).get("devices")).get("requests")))
+
+
+def _request_names(requests: Sequence[Any]) -> frozenset[str]:
     return frozenset(text(mapping(request).get("name")) for request in requests)
 
 
@@ -66,7 +69,7 @@ def validate_claim_spec(spec: Any, path: FieldPath) -> ErrorList:
 def _validate_device_claim(devices: Mapping[str, Any], path: FieldPath) -> ErrorList:
     """`validateDeviceClaim`: requests (a set by name), constraints, config -- each with its limit."""
     requests = sequence(devices.get("requests"))
-    request_names = frozenset(text(mapping(request).get("name")) for request in requests)
+    request_names = _request_names(requests)
     errs = validate_set(
         requests, DEVICE_REQUESTS_MAX_SIZE, _validate_device_request, _request_name, path.child("requests")
     )
