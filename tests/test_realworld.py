@@ -40,6 +40,39 @@ VALID_MARKS = (
 )
 REJECTED_MARK_PREFIX = "NO ("
 
+# Files whose verdict here differs from INDEX.md's mark, each with its reason. Every entry is checked
+# to still differ (`test_each_known_difference_still_holds`), so one that stops differing must go.
+# Where the Kubernetes sources of the release an apiVersion is judged as disagree with the mark, the
+# sources win; the other entries wait for work in progress, named.
+SCHEDULER_PERF = "v1alpha3/kubernetes__kubernetes__test__integration__scheduler_perf__"
+KNOWN_DIFFERENCES: dict[str, str] = {
+    # INDEX.md marks it valid for the v1alpha3 of 1.33, which has `firstAvailable`; 1.31's v1alpha3
+    # has no such field (kubernetes/api v0.31.0 resource/v1alpha3/types.go, DeviceRequest), so 1.31
+    # drops it and then requires `deviceClassName`.
+    SCHEDULER_PERF + "dra__templates__resourceclaimtemplate-first-available.yaml": "sources win",
+    # 1.37's v1alpha3 kinds, judged as 1.37: their rules are being written (issue 17).
+    "v1alpha3/kubernetes__kubernetes__test__e2e__dra__test-driver__deploy__example__devicetaintrule.yaml": (
+        "pending: v1alpha3 DeviceTaintRule judged as 1.37"
+    ),
+    SCHEDULER_PERF
+    + "dra__templates__devicetaintrule.yaml": "pending: v1alpha3 DeviceTaintRule judged as 1.37",
+    "v1alpha3/kubernetes__kubernetes__test__e2e__dra__test-driver__deploy__example__resourcepoolstatusrequest.yaml": (
+        "pending: v1alpha3 ResourcePoolStatusRequest judged as 1.37"
+    ),
+    # Mistakes made of unknown fields (`adminAccess` on `devices`, a nested `device:` block): a
+    # warning today, an error once offline validation is strict like kubectl (issue 22).
+    "v1alpha3/intel__intel-resource-drivers-for-kubernetes__deployments__gaudi__examples__monitor-pod-inline.yaml": (
+        "pending: unknown fields are errors offline"
+    ),
+    "v1alpha3/intel__intel-resource-drivers-for-kubernetes__deployments__gpu__examples__monitor-pod-inline.yaml": (
+        "pending: unknown fields are errors offline"
+    ),
+    SCHEDULER_PERF + "config__dra__resourceclaimtemplate.yaml": "pending: unknown fields are errors offline",
+    SCHEDULER_PERF + "config__dra__resourceclaimtemplate-structured.b51d68bb.yaml": (
+        "pending: unknown fields are errors offline"
+    ),
+}
+
 pytestmark = pytest.mark.skipif(not (REALWORLD / "index.json").is_file(), reason=f"{REALWORLD} is absent")
 
 
@@ -71,10 +104,12 @@ def registered(result: ObjectResult) -> bool:
 
 
 def files_marked(version: str, *, valid: bool) -> list[dict[str, Any]]:
+    """The files of `version` INDEX.md marks valid (or rejected), but for the known differences."""
     return [
         entry
         for entry in index()
         if entry["dir"] == version
+        and entry["file"] not in KNOWN_DIFFERENCES
         and (
             entry["presumed_valid"] in VALID_MARKS
             if valid
@@ -104,3 +139,20 @@ def test_published_mistakes_fixtures_and_prototypes_are_not_accepted(version: st
         if results and all(result.status == "valid" for result in results):
             accepted.append(f"{entry['file']} ({entry['presumed_valid']})")
     assert accepted == []
+
+
+def accepted(entry: dict[str, Any]) -> bool:
+    """Whether `dra-webhook validate` accepts the file with every registered object judged."""
+    results = dra_results(entry)
+    return all(
+        result.status == "valid" for result in results if result.status == "error" or registered(result)
+    )
+
+
+@pytest.mark.parametrize("file", sorted(KNOWN_DIFFERENCES))
+def test_each_known_difference_still_holds(file: str) -> None:
+    (entry,) = [entry for entry in index() if entry["file"] == file]
+    marked_valid = entry["presumed_valid"] in VALID_MARKS
+    assert accepted(entry) is not marked_valid, (
+        f"{file} now agrees with INDEX.md: drop it from KNOWN_DIFFERENCES"
+    )
