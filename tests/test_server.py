@@ -15,6 +15,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient
 
+from tests.kept_alive import read_answer, review_request
 from tests.live_server import HeldRequest, connection_refused, development_certificates, free_port
 from tests.reviews import admission_review, allocated_claim, resource_claim
 from webhook import server as server_module
@@ -193,6 +194,71 @@ async def test_a_review_cut_off_by_the_grace_period_is_logged(
     assert "shutting down: not ready, 1 review(s) in flight, grace 0.2s" in messages
     assert "the grace period ended with 1 review(s) unanswered" in messages
     held.close()
+
+
+@pytest.fixture
+def short_drain(monkeypatch: pytest.MonkeyPatch) -> float:
+    monkeypatch.setattr(server_module, "DRAIN_IDLE_SECONDS", 0.4)
+    return 0.4
+
+
+async def kept_alive_connection(
+    port: int, tls: ssl.SSLContext
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TLS connection that has had one review answered and stays open for the next."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=tls, server_hostname="127.0.0.1")
+    writer.write(review_request("first", port))
+    status, headers, _ = await read_answer(reader)
+    assert status == 200 and headers.get("connection", "").lower() != "close"
+    return reader, writer
+
+
+async def test_a_review_sent_on_an_idle_kept_alive_connection_while_draining_is_answered(
+    cert_dir: Path, short_drain: float
+) -> None:
+    """aiohttp's own shutdown closes idle kept-alive connections at once: a review the client writes
+    on one at that moment gets EOF (kube-apiserver: `failed to call webhook: ... EOF`). Draining,
+    the connection stays open while its client may be using it, and the answer says to go elsewhere."""
+    server = WebhookServer(
+        Settings(port=0, cert_dir=cert_dir, generate_dev_certs=False, grace_period_seconds=5)
+    )
+    await server.start()
+    tls = ssl.create_default_context(cafile=str(cert_dir / "ca.crt"))
+    reader, writer = await kept_alive_connection(server.port, tls)
+    stopping = asyncio.create_task(server.stop())
+    deadline = asyncio.get_running_loop().time() + 5
+    while not await connection_refused(server.port):
+        assert asyncio.get_running_loop().time() < deadline, "the listener never closed"
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(short_drain / 2)
+    writer.write(review_request("during-the-drain", server.port))
+    status, headers, body = await read_answer(reader)
+    assert status == 200 and orjson.loads(body)["response"] == {"uid": "during-the-drain", "allowed": True}
+    assert headers["connection"] == "close"
+    assert await asyncio.wait_for(reader.read(), 5) == b""  # then the server closes it
+    await asyncio.wait_for(stopping, 5)
+    writer.close()
+
+
+async def test_an_idle_kept_alive_connection_is_closed_once_idle_for_the_drain_idle_time(
+    cert_dir: Path, short_drain: float
+) -> None:
+    grace = 5.0
+    server = WebhookServer(
+        Settings(port=0, cert_dir=cert_dir, generate_dev_certs=False, grace_period_seconds=grace)
+    )
+    await server.start()
+    tls = ssl.create_default_context(cafile=str(cert_dir / "ca.crt"))
+    reader, writer = await kept_alive_connection(server.port, tls)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    stopping = asyncio.create_task(server.stop())
+    assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server, gracefully
+    closed_after = loop.time() - started
+    await asyncio.wait_for(stopping, 5)
+    stopped_after = loop.time() - started
+    assert short_drain * 0.9 <= closed_after <= stopped_after < grace / 2
+    writer.close()
 
 
 @pytest.mark.parametrize("access_log", [False, True])
