@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shutil
 import ssl
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -23,7 +24,7 @@ from webhook.admission import AdmissionRequest, Verdict
 from webhook.logs import extra_fields
 from webhook.metrics import Metrics
 from webhook.rules import REGISTRY
-from webhook.server import READINESS_KEY, WebhookServer, create_app, server_tls
+from webhook.server import METRICS_KEY, READINESS_KEY, RELOADER_KEY, WebhookServer, create_app, server_tls
 from webhook.settings import ListenAddress, Settings
 
 Client = TestClient[web.Request, web.Application]
@@ -259,6 +260,45 @@ async def test_an_idle_kept_alive_connection_is_closed_once_idle_for_the_drain_i
     stopped_after = loop.time() - started
     assert short_drain * 0.9 <= closed_after <= stopped_after < grace / 2
     writer.close()
+
+
+async def test_a_certificate_broken_restored_and_broken_again_is_counted_and_logged_each_time(
+    cert_dir: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue #20, what an operator sees: `certificate_reloads_total{result="error"}` and the log."""
+    live = Path(shutil.copytree(cert_dir, tmp_path / "live"))
+    settings = Settings(port=0, cert_dir=live, generate_dev_certs=False, cert_reload_interval_seconds=0.02)
+    server = WebhookServer(settings)
+    await server.start()
+    assert server.app is not None
+    registry, reloader = server.app[METRICS_KEY].registry, server.app[RELOADER_KEY]
+    good = (live / "tls.crt").read_bytes()
+
+    def errors() -> float | None:
+        return registry.get_sample_value("dra_webhook_certificate_reloads_total", {"result": "error"})
+
+    async def publish(content: bytes, *, then: Callable[[], bool]) -> None:
+        """Replace tls.crt at once (never seen half-written), and wait until `then()` holds."""
+        (live / "next.crt").write_bytes(content)
+        (live / "next.crt").replace(live / "tls.crt")
+        deadline = asyncio.get_running_loop().time() + 5
+        while not then():
+            assert asyncio.get_running_loop().time() < deadline, "the reloader never saw the change"
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.1)  # a few more checks: nothing more is counted
+
+    try:
+        with caplog.at_level(logging.ERROR, logger="webhook.tls"):
+            await publish(good[: len(good) // 2], then=lambda: errors() == 1)
+            await publish(good, then=lambda: reloader.last_error is None)
+            await publish(good[: len(good) // 2], then=lambda: errors() == 2)
+            assert errors() == 2
+    finally:
+        await server.stop()
+    refusals = [
+        record for record in caplog.records if "refusing the new certificate pair" in record.getMessage()
+    ]
+    assert len(refusals) == 2
 
 
 @pytest.mark.parametrize("access_log", [False, True])
