@@ -510,7 +510,7 @@ class ConnectionGuard:
         self.draining = False
         # Connections accepted whose TLS handshake is not complete (the protocols see a connection only
         # after it), with the time each was accepted, oldest first. A handshake that fails is never
-        # reported: its entry is dropped once older than DRAIN_IDLE_SECONDS.
+        # reported: a drain stops waiting for it after DRAIN_IDLE_SECONDS, and the next accept drops it.
         self.handshaking: dict[GuardedConnection, float] = {}
 
     def wrap(self, make_protocol: Callable[[], asyncio.Protocol]) -> Callable[[], asyncio.Protocol]:
