@@ -222,18 +222,28 @@ def test_the_watcher_applies_changes_and_keeps_the_old_policy_when_the_file_brea
     assert not watcher.last_error
 
 
+@pytest.mark.parametrize("broken", ["unknownKind: maybe\n", None], ids=["invalid", "removed"])
 def test_the_same_break_after_a_return_to_the_file_in_service_is_reported_again(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, broken: str | None
 ) -> None:
     path = tmp_path / "config.yaml"
     path.write_text("unknownKind: deny\n")
     watcher = ConfigWatcher(path, base=BASE, known_kinds=KINDS)
     caplog.set_level(logging.ERROR, logger="webhook.config")
-    for content in ("unknownKind: maybe\n", "unknownKind: deny\n", "unknownKind: maybe\n"):
-        path.write_text(content)
+    errors = []
+    for content in (broken, "unknownKind: deny\n", broken):
+        if content is None:
+            path.unlink()
+        else:
+            path.write_text(content)
         assert watcher.poll() is None  # refused, unchanged, refused
+        assert watcher.poll() is None
+        errors.append(watcher.last_error)
     assert (watcher.reloads, watcher.reload_errors) == (0, 2)
-    assert len(caplog.records) == 2
+    assert errors[0] is not None and errors == [errors[0], None, errors[0]]  # the restore ends the refusal
+    assert [record.getMessage() for record in caplog.records] == [
+        f"refusing the changed configuration, keeping the one in service: {errors[0]}"
+    ] * 2
 
 
 def test_a_broken_file_at_start_is_an_error(tmp_path: Path) -> None:

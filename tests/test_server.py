@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shutil
 import ssl
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -15,6 +16,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient
 
+from tests.kept_alive import read_answer, review_request
 from tests.live_server import HeldRequest, connection_refused, development_certificates, free_port
 from tests.reviews import admission_review, allocated_claim, resource_claim
 from webhook import server as server_module
@@ -22,7 +24,7 @@ from webhook.admission import AdmissionRequest, Verdict
 from webhook.logs import extra_fields
 from webhook.metrics import Metrics
 from webhook.registry import REGISTRY
-from webhook.server import READINESS_KEY, WebhookServer, create_app, server_tls
+from webhook.server import METRICS_KEY, READINESS_KEY, RELOADER_KEY, WebhookServer, create_app, server_tls
 from webhook.settings import ListenAddress, Settings
 
 Client = TestClient[web.Request, web.Application]
@@ -193,6 +195,110 @@ async def test_a_review_cut_off_by_the_grace_period_is_logged(
     assert "shutting down: not ready, 1 review(s) in flight, grace 0.2s" in messages
     assert "the grace period ended with 1 review(s) unanswered" in messages
     held.close()
+
+
+@pytest.fixture
+def short_drain(monkeypatch: pytest.MonkeyPatch) -> float:
+    monkeypatch.setattr(server_module, "DRAIN_IDLE_SECONDS", 0.4)
+    return 0.4
+
+
+async def kept_alive_connection(
+    port: int, tls: ssl.SSLContext
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TLS connection that has had one review answered and stays open for the next."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=tls, server_hostname="127.0.0.1")
+    writer.write(review_request("first", port))
+    status, headers, _ = await read_answer(reader)
+    assert status == 200 and headers.get("connection", "").lower() != "close"
+    return reader, writer
+
+
+async def test_a_review_sent_on_an_idle_kept_alive_connection_while_draining_is_answered(
+    cert_dir: Path, short_drain: float
+) -> None:
+    """aiohttp's own shutdown closes idle kept-alive connections at once: a review the client writes
+    on one at that moment gets EOF (kube-apiserver: `failed to call webhook: ... EOF`). Draining,
+    the connection stays open while its client may be using it, and the answer says to go elsewhere."""
+    server = WebhookServer(
+        Settings(port=0, cert_dir=cert_dir, generate_dev_certs=False, grace_period_seconds=5)
+    )
+    await server.start()
+    tls = ssl.create_default_context(cafile=str(cert_dir / "ca.crt"))
+    reader, writer = await kept_alive_connection(server.port, tls)
+    stopping = asyncio.create_task(server.stop())
+    deadline = asyncio.get_running_loop().time() + 5
+    while not await connection_refused(server.port):
+        assert asyncio.get_running_loop().time() < deadline, "the listener never closed"
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(short_drain / 2)
+    writer.write(review_request("during-the-drain", server.port))
+    status, headers, body = await read_answer(reader)
+    assert status == 200 and orjson.loads(body)["response"] == {"uid": "during-the-drain", "allowed": True}
+    assert headers["connection"] == "close"
+    assert await asyncio.wait_for(reader.read(), 5) == b""  # then the server closes it
+    await asyncio.wait_for(stopping, 5)
+    writer.close()
+
+
+async def test_an_idle_kept_alive_connection_is_closed_once_idle_for_the_drain_idle_time(
+    cert_dir: Path, short_drain: float
+) -> None:
+    grace = 5.0
+    server = WebhookServer(
+        Settings(port=0, cert_dir=cert_dir, generate_dev_certs=False, grace_period_seconds=grace)
+    )
+    await server.start()
+    tls = ssl.create_default_context(cafile=str(cert_dir / "ca.crt"))
+    reader, writer = await kept_alive_connection(server.port, tls)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    stopping = asyncio.create_task(server.stop())
+    assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server, gracefully
+    closed_after = loop.time() - started
+    await asyncio.wait_for(stopping, 5)
+    stopped_after = loop.time() - started
+    assert short_drain * 0.9 <= closed_after <= stopped_after < grace / 2
+    writer.close()
+
+
+async def test_a_certificate_broken_restored_and_broken_again_is_counted_and_logged_each_time(
+    cert_dir: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue #20, what an operator sees: `certificate_reloads_total{result="error"}` and the log."""
+    live = Path(shutil.copytree(cert_dir, tmp_path / "live"))
+    settings = Settings(port=0, cert_dir=live, generate_dev_certs=False, cert_reload_interval_seconds=0.02)
+    server = WebhookServer(settings)
+    await server.start()
+    assert server.app is not None
+    registry, reloader = server.app[METRICS_KEY].registry, server.app[RELOADER_KEY]
+    good = (live / "tls.crt").read_bytes()
+
+    def errors() -> float | None:
+        return registry.get_sample_value("dra_webhook_certificate_reloads_total", {"result": "error"})
+
+    async def publish(content: bytes, *, then: Callable[[], bool]) -> None:
+        """Replace tls.crt at once (never seen half-written), and wait until `then()` holds."""
+        (live / "next.crt").write_bytes(content)
+        (live / "next.crt").replace(live / "tls.crt")
+        deadline = asyncio.get_running_loop().time() + 5
+        while not then():
+            assert asyncio.get_running_loop().time() < deadline, "the reloader never saw the change"
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.1)  # a few more checks: nothing more is counted
+
+    try:
+        with caplog.at_level(logging.ERROR, logger="webhook.tls"):
+            await publish(good[: len(good) // 2], then=lambda: errors() == 1)
+            await publish(good, then=lambda: reloader.last_error is None)
+            await publish(good[: len(good) // 2], then=lambda: errors() == 2)
+            assert errors() == 2
+    finally:
+        await server.stop()
+    refusals = [
+        record for record in caplog.records if "refusing the new certificate pair" in record.getMessage()
+    ]
+    assert len(refusals) == 2
 
 
 @pytest.mark.parametrize("access_log", [False, True])

@@ -996,6 +996,40 @@ async def test_a_broken_pair_is_refused_and_the_old_pair_keeps_serving(
         assert await served_serial(url, client) == certs.serving_next.certificate.serial_number
 
 
+@pytest.mark.parametrize("broken", [*BROKEN_PAIRS, "key removed"])
+def test_the_same_break_after_a_restore_is_counted_and_logged_again(
+    tmp_path: Path, certs: Certificates, caplog: pytest.LogCaptureFixture, broken: str
+) -> None:
+    """Issue #20: break the files, restore them, break them the same way: each break is counted and
+    logged, and the restore ends the refusal (no `last_error` left behind)."""
+    volume = volume_with(tmp_path, certs.serving)
+    context, reloader = reloading_context(volume)
+    if broken == "key removed":  # the new generation lacks it: the link tls.key leads nowhere
+        contents = {"tls.crt": certs.serving.cert_pem}
+    else:
+        cert_content, key_content, _ = BROKEN_PAIRS[broken]
+        contents = {"tls.crt": cert_content(certs), "tls.key": key_content(certs)}
+    with caplog.at_level(logging.ERROR, logger="webhook.tls"):
+        volume.publish(contents)
+        assert reloader.reload_if_changed() is False
+        assert (reloader.reload_errors, reloader.last_error is not None) == (1, True)
+        volume.publish_pair(certs.serving)  # restored: the pair in service
+        assert reloader.reload_if_changed() is False
+        assert (reloader.reloads, reloader.reload_errors, reloader.last_error) == (0, 1, None)
+        volume.publish(contents)  # the same break again
+        assert reloader.reload_if_changed() is False
+        assert reloader.reload_if_changed() is False
+    assert (reloader.reloads, reloader.reload_errors) == (0, 2)
+    assert reloader.last_error is not None
+    assert [
+        record.getMessage().startswith("refusing the new certificate pair") for record in caplog.records
+    ] == [
+        True,
+        True,
+    ]
+    assert handshake(context, go_like_client(certs.ca)).succeeded
+
+
 def test_missing_files_are_refused_once(
     tmp_path: Path, certs: Certificates, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -24,9 +24,8 @@ while serving it keeps the configuration it has and logs why (once per broken co
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import logging
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -35,6 +34,7 @@ import yaml
 from webhook.rules.kinds import GroupVersionKind
 from webhook.rules.policy import BUILTIN_SCOPES, NamespacePolicy
 from webhook.settings import Enforcement, PolicySettings, UnknownKindPolicy, enforcement_key
+from webhook.watched import WatchedFiles
 
 log = logging.getLogger("webhook.config")
 
@@ -176,8 +176,8 @@ def _enforcement(value: Any, where: str) -> Enforcement:
         raise ValueError(f"{where} must be deny or warn, not {value!r}") from None
 
 
-class ConfigWatcher:
-    """The configuration of one file, kept current by `poll()`.
+class ConfigWatcher(WatchedFiles[PolicySettings]):
+    """The configuration of one file, kept current by `poll()` (`webhook.watched.WatchedFiles`).
 
     The constructor reads the file and raises ConfigError if it is not usable (the server must not
     start on a broken configuration). `poll()` never raises: it re-reads the file and returns the new
@@ -186,55 +186,32 @@ class ConfigWatcher:
     metrics.
     """
 
+    refusals = (ConfigError,)
+
     def __init__(
         self, path: Path, *, base: PolicySettings, known_kinds: Collection[GroupVersionKind]
     ) -> None:
         self.path = path
         self.base = base
         self.known_kinds = frozenset(known_kinds)
-        content = _read(path)
-        self.policy = parse_config(content, base=base, known_kinds=self.known_kinds, source=str(path))
-        self.reloads = 0
-        self.reload_errors = 0
-        self.last_error: str | None = None
-        self._applied = _digest(content)
-        self._refused: bytes | None = None
+        super().__init__()
 
-    def poll(self) -> PolicySettings | None:
-        """The new policy if the file changed to a valid content, else None."""
-        try:
-            content = _read(self.path)
-        except ConfigError as error:
-            self._refuse(str(error).encode(), str(error))
-            return None
-        digest = _digest(content)
-        if digest == self._applied:
-            self._refused = None  # back to the content in service: a new break is news again
-            return None
-        if digest == self._refused:
-            return None
-        try:
-            policy = parse_config(
-                content, base=self.base, known_kinds=self.known_kinds, source=str(self.path)
-            )
-        except ConfigError as error:
-            self._refuse(digest, str(error))
-            return None
-        self.policy, self._applied, self._refused, self.last_error = policy, digest, None, None
-        self.reloads += 1
-        log.info("applied the configuration of %s", self.path, extra={"policy": describe_policy(policy)})
-        return policy
+    @property
+    def policy(self) -> PolicySettings:
+        return self.value
 
-    def _refuse(self, refused: bytes, reason: str) -> None:
-        if refused == self._refused:
-            return
-        self._refused, self.last_error = refused, reason
-        self.reload_errors += 1
+    def read(self) -> tuple[bytes]:
+        return (_read(self.path),)
+
+    def build(self, contents: Sequence[bytes]) -> PolicySettings:
+        (content,) = contents
+        return parse_config(content, base=self.base, known_kinds=self.known_kinds, source=str(self.path))
+
+    def applied(self, value: PolicySettings, previous: PolicySettings) -> None:
+        log.info("applied the configuration of %s", self.path, extra={"policy": describe_policy(value)})
+
+    def refused(self, reason: str) -> None:
         log.error("refusing the changed configuration, keeping the one in service: %s", reason)
-
-
-def _digest(content: bytes) -> bytes:
-    return hashlib.sha256(content).digest()
 
 
 def describe_policy(policy: PolicySettings) -> dict[str, Any]:

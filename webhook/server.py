@@ -8,22 +8,26 @@ Each answer is counted (`webhook.metrics`) and each denial logged (`webhook.logs
 
 `WebhookServer` runs one process's share of the service: it boots (certificate, configuration,
 rules), listens (with SO_REUSEPORT when several workers share the port), keeps the certificate and
-the configuration current, and stops gracefully: readiness false, an optional delay, the listener
-closed, idle keep-alive connections closed, in-flight reviews finished within the grace period.
+the configuration current, and stops without losing a review sent on an open connection: readiness
+false and `Connection: close` on every answer, an optional delay, the listener closed, then each
+connection closed once its client cannot be sending on it, within the grace period (`stop`).
 `serve()` runs one until SIGTERM/SIGINT; `webhook.workers` runs several under a supervisor.
 """
 
 from __future__ import annotations
 
+import array
 import asyncio
 import collections
 import contextlib
 import dataclasses
+import fcntl
 import logging
 import os
 import resource
 import signal
 import ssl
+import termios
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from time import perf_counter
@@ -72,9 +76,18 @@ LISTEN_BACKLOG: Final = 1024
 # A worker whose supervisor is gone (SIGKILL, OOM) stops within this many seconds instead of
 # holding the port forever.
 PARENT_CHECK_INTERVAL_SECONDS: Final = 1.0
-# aiohttp's own shutdown wait, after ours (`WebhookServer.stop`) ran the grace period: for the
-# connections that were idle or whose review outlived the grace period.
+# aiohttp's own shutdown wait, after ours (`WebhookServer.stop`) drained the connections or ran out of
+# grace period: for the reviews that outlived it.
 FINAL_SHUTDOWN_TIMEOUT_SECONDS: Final = 1.0
+# While draining, a connection on which nothing has happened for this long (no request being read,
+# handled or answered, no byte of a next one) is closed by the server, and a TLS handshake in
+# progress for this long is no longer waited for. A client streaming reviews on a connection sends
+# its next one sooner, and is told to go elsewhere by its answer (`Connection: close`), the one way
+# HTTP/1.1 has to move it without a race; closing a connection under a client is left to those
+# its client is not using.
+DRAIN_IDLE_SECONDS: Final = 1.0
+# How often a drain looks for idle connections and checks whether any is left.
+DRAIN_CHECK_SECONDS: Final = 0.05
 # How old the counts of a scrape may be: each process adds its reviews to the instruments this often
 # (`Metrics.flush`), when it stops, and right before a scrape of its own registry.
 METRICS_FLUSH_SECONDS: Final = 0.5
@@ -112,26 +125,12 @@ class Traffic:
 
     in_flight: int = 0
     cut_off: int = 0
-    # What `wait_idle` waits on, set (and dropped) when the last review in flight leaves: only
-    # shutdown waits, so a request touches no Event unless one does.
-    _idle: asyncio.Event | None = None
 
     def enter(self) -> None:
         self.in_flight += 1
 
     def leave(self) -> None:
         self.in_flight -= 1
-        if self.in_flight == 0 and self._idle is not None:
-            self._idle.set()
-            self._idle = None
-
-    async def wait_idle(self) -> None:
-        """Return once no review is in flight."""
-        while self.in_flight:
-            idle = self._idle
-            if idle is None:
-                idle = self._idle = asyncio.Event()
-            await idle.wait()
 
 
 SETTINGS_KEY: Final = web.AppKey("settings", Settings)
@@ -151,13 +150,12 @@ REGISTRY_KEY: Final = web.AppKey("metrics_registry", CollectorRegistry)
 class ReviewEndpoint:
     """`POST /validate`, with the app's state bound once (`create_app`) rather than looked up in the
     app at each request. The objects are the app's own: a configuration reload swaps the judge
-    inside `current`, shutdown flips `readiness`."""
+    inside `current`."""
 
     settings: Settings
     current: CurrentJudge
     metrics: Metrics
     traffic: Traffic
-    readiness: Readiness
 
     async def validate(self, request: web.Request) -> web.Response:
         metrics, traffic = self.metrics, self.traffic
@@ -174,10 +172,7 @@ class ReviewEndpoint:
             verdict = self.current.judge.judge(review.request)
             answer, verdict = _encode_answer(review, verdict)
             _record_answer(metrics, review.request, verdict, perf_counter() - started)
-            response = web.Response(body=answer, content_type="application/json")
-            if self.readiness.shutting_down:
-                response.force_close()  # a keep-alive client moves to another pod for its next review
-            return response
+            return web.Response(body=answer, content_type="application/json")
         except asyncio.CancelledError:
             traffic.cut_off += 1  # the grace period ended (or the client left) before the answer
             raise
@@ -341,8 +336,8 @@ def create_app(
     app[METRICS_KEY] = metrics = metrics or Metrics(judge.registry)
     app[TRAFFIC_KEY] = traffic = Traffic()
     metrics.count_in_flight(lambda: traffic.in_flight)
-    app[READINESS_KEY] = readiness = Readiness(rules_ready=True)
-    endpoint = ReviewEndpoint(settings, current, metrics, traffic, readiness)
+    app[READINESS_KEY] = Readiness(rules_ready=True)
+    endpoint = ReviewEndpoint(settings, current, metrics, traffic)
     app.router.add_post(VALIDATE_PATH, endpoint.validate)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
@@ -456,7 +451,7 @@ def _every(
     return context
 
 
-# --- slow and abusive clients -----------------------------------------------------------------------
+# --- connections: slow and abusive clients, and the drain at shutdown --------------------------------
 
 # After an error answer to a request whose body was not read (413, 408), aiohttp reads and drops the
 # rest before closing, so that the client sees the answer rather than a reset; its default of 10 s
@@ -490,6 +485,13 @@ class ConnectionGuard:
 
     The body deadline is the handler's (`_read_review`). Each closing is counted in `closed` and
     told to `on_close` (the metrics).
+
+    At shutdown it drains the connections (`start_draining`, `close_idle_connections`, `drained`):
+    aiohttp's own shutdown closes every idle kept-alive connection at once and stops reading from
+    all, while a client may be writing its next request on one; that request gets EOF instead of an
+    answer. Draining, each answer carries `Connection: close` (the client sends its next request
+    elsewhere, and aiohttp closes the connection after the answer), and a connection is closed by
+    the server only once nothing has happened on it for DRAIN_IDLE_SECONDS and no byte is waiting.
     """
 
     def __init__(
@@ -505,10 +507,34 @@ class ConnectionGuard:
         self.max_connections = min(limits.max_connections, _open_file_budget())
         self.open: dict[asyncio.BaseProtocol, GuardedConnection] = {}  # aiohttp's protocol -> guard
         self.closed: collections.Counter[str] = collections.Counter()
+        self.draining = False
+        # Connections accepted whose TLS handshake is not complete (the protocols see a connection only
+        # after it), with the time each was accepted, oldest first. A handshake that fails is never
+        # reported: a drain stops waiting for it after DRAIN_IDLE_SECONDS, and the next accept drops it.
+        self.handshaking: dict[GuardedConnection, float] = {}
 
     def wrap(self, make_protocol: Callable[[], asyncio.Protocol]) -> Callable[[], asyncio.Protocol]:
         """The protocol factory to listen with: aiohttp's, behind a `GuardedConnection`."""
-        return lambda: GuardedConnection(make_protocol(), self)
+
+        def accept() -> asyncio.Protocol:
+            connection = GuardedConnection(make_protocol(), self)
+            self._handshake_started(connection)
+            return connection
+
+        return accept
+
+    def _handshake_started(self, connection: GuardedConnection) -> None:
+        now = self.loop.time()
+        handshaking = self.handshaking
+        while handshaking:
+            oldest, accepted_at = next(iter(handshaking.items()))
+            if now - accepted_at < DRAIN_IDLE_SECONDS:
+                break
+            del handshaking[oldest]
+        handshaking[connection] = now
+
+    def handshake_done(self, connection: GuardedConnection) -> None:
+        self.handshaking.pop(connection, None)
 
     def admit(self, connection: GuardedConnection) -> bool:
         if len(self.open) >= self.max_connections:
@@ -534,15 +560,59 @@ class ConnectionGuard:
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
         """Tells each connection when a request's head is complete (its handler runs) and when it is
-        done: the head deadline stops at the first, the connection is idle again after the second."""
+        done: the head deadline stops at the first, the connection is idle again after the second.
+        While draining, the answer closes its connection."""
         connection = self.open.get(request.protocol)
         if connection is None:  # not a guarded connection (a test client, a closing one)
             return await handler(request)
         connection.request_started()
         try:
-            return await handler(request)
+            response = await handler(request)
+        except web.HTTPException as error:  # an error answer (415, 413, 404...) is an answer too
+            if self.draining:
+                error.force_close()
+            raise
         finally:
             connection.request_finished()
+        if self.draining:
+            response.force_close()  # `Connection: close`: the client sends its next review elsewhere
+        return response
+
+    # -- the drain ---------------------------------------------------------------------------------
+
+    def start_draining(self) -> None:
+        """From now on, every answer closes its connection."""
+        self.draining = True
+
+    def close_idle_connections(self) -> int:
+        """Close each connection idle for DRAIN_IDLE_SECONDS with no byte waiting; how many."""
+        now = self.loop.time()
+        closed = 0
+        for connection in list(self.open.values()):
+            if connection.idle_for(now) >= DRAIN_IDLE_SECONDS and connection.close_if_quiet():
+                closed += 1
+        return closed
+
+    def drained(self) -> bool:
+        """No connection is left on which a client may still send a request: none open, none in a
+        TLS handshake begun less than DRAIN_IDLE_SECONDS ago."""
+        if self.open:
+            return False
+        now = self.loop.time()
+        return all(now - accepted_at >= DRAIN_IDLE_SECONDS for accepted_at in self.handshaking.values())
+
+    async def drain(self, *, until: float | None = None) -> None:
+        """Drain: answers close their connections (`start_draining`), idle connections are closed as
+        they come (`close_idle_connections`), until `drained()`, or until the loop time `until` if
+        given (while the listener still accepts). The caller bounds it (the grace period)."""
+        self.start_draining()
+        while True:
+            if self.close_idle_connections():
+                log.debug("closed idle connections while draining", extra={"connections": len(self.open)})
+            done = self.drained() if until is None else self.loop.time() >= until
+            if done:
+                return
+            await asyncio.sleep(DRAIN_CHECK_SECONDS)
 
 
 class GuardedConnection(asyncio.Protocol):
@@ -553,6 +623,7 @@ class GuardedConnection(asyncio.Protocol):
         self.guard = guard
         self.transport: asyncio.Transport | None = None
         self.in_request = False
+        self.request_arriving = False  # bytes of a request whose handler has not started yet
         self.last_active = guard.loop.time()
         self._admitted = False
         # When the head being waited for began (the connection, or the first bytes of a later
@@ -565,6 +636,7 @@ class GuardedConnection(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
+        self.guard.handshake_done(self)
         if not self.guard.admit(self):
             self.transport.abort()
             return
@@ -576,8 +648,10 @@ class GuardedConnection(asyncio.Protocol):
         if not self._admitted:
             return  # refused: aborted, and aiohttp's protocol never saw the connection
         self.last_active = now = self.guard.loop.time()
-        if not self.in_request and self._head_started is None:
-            self._await_head(now)  # the first bytes of the next request
+        if not self.in_request:
+            self.request_arriving = True
+            if self._head_started is None:
+                self._await_head(now)  # the first bytes of the next request
         self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
@@ -603,7 +677,7 @@ class GuardedConnection(asyncio.Protocol):
             self.inner.connection_lost(exc)
 
     def request_started(self) -> None:
-        self.in_request = True
+        self.in_request, self.request_arriving = True, False
         self._head_started = None  # in time: the deadline is off (its timer will find so)
 
     def request_finished(self) -> None:
@@ -617,6 +691,26 @@ class GuardedConnection(asyncio.Protocol):
         self.guard.release(self)  # room for the next connection now, not when the loss is reported
         if self.transport is not None:
             self.transport.abort()
+
+    def idle_for(self, now: float) -> float:
+        """Seconds since anything happened on the connection; 0 while a request is being read or
+        handled, bytes of a next one have come, or an answer is still being sent."""
+        transport = self.transport
+        if self.in_request or self.request_arriving or transport is None or transport.is_closing():
+            return 0.0
+        if transport.get_write_buffer_size():
+            self.last_active = now  # idle, at the earliest, from when the answer is all sent
+            return 0.0
+        return now - self.last_active
+
+    def close_if_quiet(self) -> bool:
+        """Close the connection (gracefully: TLS close_notify, then FIN) unless bytes from the client
+        wait in the socket unread. True when closed."""
+        if self.transport is None or _unread_bytes(self.transport):
+            return False
+        log.debug("closing a connection idle while draining")
+        self.transport.close()
+        return True
 
     def _await_head(self, started: float) -> None:
         self._head_started = started
@@ -645,6 +739,19 @@ class GuardedConnection(asyncio.Protocol):
         if self._write_deadline is not None:
             self._write_deadline.cancel()
             self._write_deadline = None
+
+
+def _unread_bytes(transport: asyncio.BaseTransport) -> int:
+    """Bytes received on the transport's socket that the event loop has not read yet (FIONREAD)."""
+    sock = transport.get_extra_info("socket")
+    if sock is None:
+        return 0
+    count = array.array("i", [0])
+    try:
+        fcntl.ioctl(sock.fileno(), termios.FIONREAD, count)
+    except OSError:  # closed meanwhile
+        return 0
+    return count[0]
 
 
 def _open_file_budget() -> int:
@@ -722,6 +829,7 @@ class WebhookServer:
         self._reuse_port = reuse_port
         self._serve_metrics = serve_metrics
         self._runner: web.AppRunner | None = None
+        self._guard: ConnectionGuard | None = None
         self._site: web.TCPSite | None = None
         self._metrics_runner: web.AppRunner | None = None
         self.app: web.Application | None = None
@@ -756,13 +864,14 @@ class WebhookServer:
         if watcher is not None:
             attach_config_watcher(app, watcher)
         self.app = app
+        self._guard = guard = ConnectionGuard(
+            settings.limits,
+            loop=asyncio.get_running_loop(),
+            on_close=app[METRICS_KEY].observe_connection_closed,
+        )
         runner = GuardedAppRunner(
             app,
-            guard=ConnectionGuard(
-                settings.limits,
-                loop=asyncio.get_running_loop(),
-                on_close=app[METRICS_KEY].observe_connection_closed,
-            ),
+            guard=guard,
             handle_signals=False,
             access_log_class=StructuredAccessLogger,
             access_log=logging.getLogger(ACCESS_LOGGER) if settings.access_log else None,
@@ -798,31 +907,48 @@ class WebhookServer:
         )
 
     async def stop(self) -> None:
-        """Stop without dropping an accepted review.
+        """Stop without losing a review sent on an open connection.
 
-        1. Readiness turns false, and stays so for the shutdown delay (the listener still accepts).
-        2. The listener closes: new connections are refused.
-        3. In-flight reviews finish, for up to the grace period. Their bodies are still read (aiohttp's
-           own shutdown stops reading from every connection at once, which would cut off a review
-           whose body is still arriving), and each answer closes its connection; a review that
-           arrives meanwhile on a kept-alive connection is answered the same way.
-        4. aiohttp's cleanup closes the idle connections, cancels what outlived the grace period, and
-           runs the app's cleanups (the certificate and configuration watchers).
+        1. Readiness turns false, and every answer from now on carries `Connection: close`: a
+           kept-alive client sends its next review elsewhere, and aiohttp closes the connection
+           after the answer.
+        2. For the shutdown delay the listener still accepts (those connections are drained too).
+        3. The listener closes: new connections are refused.
+        4. The drain (`ConnectionGuard.drain`), for up to the grace period: reviews in flight finish,
+           their bodies still read; a connection closes after the answer that told its client so; a
+           connection idle for DRAIN_IDLE_SECONDS with no byte waiting is closed by the server (its
+           client is not using it); TLS handshakes in progress are waited for. aiohttp's own shutdown
+           would instead close every idle connection at once and stop reading from all of them,
+           while a client may be writing its next review on one.
+        5. aiohttp's cleanup: what outlived the grace period is cut off (after
+           FINAL_SHUTDOWN_TIMEOUT_SECONDS more for a review still being judged), then the app's
+           cleanups run (the certificate and configuration watchers, the last metrics flush).
         """
-        if self.app is None:
+        if self.app is None or self._guard is None:
             return
         self.app[READINESS_KEY].shutting_down = True
-        traffic = self.app[TRAFFIC_KEY]
+        guard, traffic = self._guard, self.app[TRAFFIC_KEY]
+        guard.start_draining()
         grace = self.settings.grace_period_seconds
-        log.info("shutting down: not ready, %d review(s) in flight, grace %gs", traffic.in_flight, grace)
+        log.info(
+            "shutting down: not ready, %d review(s) in flight, grace %gs",
+            traffic.in_flight,
+            grace,
+            extra={"connections": len(guard.open)},
+        )
+        loop = asyncio.get_running_loop()
         if self.settings.shutdown_delay_seconds > 0:
-            await asyncio.sleep(self.settings.shutdown_delay_seconds)
+            await guard.drain(until=loop.time() + self.settings.shutdown_delay_seconds)
         if self._site is not None:
             await self._site.stop()
         try:
-            await asyncio.wait_for(traffic.wait_idle(), grace)
+            await asyncio.wait_for(guard.drain(), grace)
         except TimeoutError:
-            log.warning("the grace period ended with %d review(s) unanswered", traffic.in_flight)
+            log.warning(
+                "the grace period ended with %d review(s) unanswered",
+                traffic.in_flight,
+                extra={"connections": len(guard.open)},
+            )
         await self._cleanup()
         log.info("stopped")
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 import base64
 import contextlib
 import datetime as dt
-import hashlib
 import ipaddress
 import logging
 import os
@@ -35,7 +34,7 @@ import secrets
 import ssl
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, TypeVar
 
@@ -46,6 +45,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from webhook.rules.names import is_dns1123_label, is_dns1123_subdomain
+from webhook.watched import WatchedFiles
 
 LOGGER: Final = logging.getLogger("webhook.tls")
 
@@ -671,7 +671,6 @@ class KeyPair:
     cert_pem: bytes
     key_pem: bytes
     certificate: x509.Certificate  # the leaf
-    digest: bytes = field(repr=False)
 
     @property
     def not_after(self) -> dt.datetime:
@@ -682,10 +681,6 @@ class KeyPair:
             f"subject {self.certificate.subject.rfc4514_string()!r}, "
             f"serial {self.certificate.serial_number:x}, valid until {self.not_after.isoformat()}"
         )
-
-
-def _pair_digest(cert_pem: bytes, key_pem: bytes) -> bytes:
-    return hashlib.sha256(cert_pem + b"\0" + key_pem).digest()
 
 
 def read_key_pair(cert_file: Path, key_file: Path, *, now: dt.datetime | None = None) -> KeyPair:
@@ -709,7 +704,7 @@ def check_key_pair(
         raise CertificateError(
             f"the certificate in {cert_file} expired at {chain[0].not_valid_after_utc.isoformat()}"
         )
-    return KeyPair(cert_pem, key_pem, chain[0], _pair_digest(cert_pem, key_pem))
+    return KeyPair(cert_pem, key_pem, chain[0])
 
 
 def _read_consistent_pair(cert_file: Path, key_file: Path) -> tuple[bytes, bytes]:
@@ -818,7 +813,15 @@ def _client_cas_of(context: ssl.SSLContext) -> bytes | None:
     return b"".join(context.get_ca_certs(binary_form=True))
 
 
-class CertificateReloader:
+@dataclass(frozen=True)
+class ServingPair:
+    """A checked pair and the context that serves it (what `CertificateReloader` keeps in service)."""
+
+    pair: KeyPair
+    context: ssl.SSLContext
+
+
+class CertificateReloader(WatchedFiles[ServingPair]):
     """Keeps the server's `context` serving the pair currently in `cert_file`/`key_file`.
 
     Each pair is loaded into a fresh context configured like `context`, and `context.sni_callback`
@@ -833,76 +836,60 @@ class CertificateReloader:
     The constructor loads the current pair (raising CertificateError if it is unusable: at start-up that
     must stop the server). `reload_if_changed()` never raises: when the content of the files differs from
     the pair in service it checks the new pair in memory and switches to it, or logs why it refused and
-    keeps the old one (a refused content is reported once, not on every check).
+    keeps the old one (a refused content is reported once, not on every check; the rule of
+    `webhook.watched.WatchedFiles`, shared with the configuration file).
 
     Counters for the metrics: `reloads` (successful reloads after start-up), `reload_errors` (refused
     pairs), `not_after` (expiry of the serving certificate) and `last_error`.
     """
 
+    refusals = (CertificateError, ssl.SSLError, OSError)
+
     def __init__(self, context: ssl.SSLContext, cert_file: Path, key_file: Path) -> None:
         self.context = context
         self.cert_file = Path(cert_file)
         self.key_file = Path(key_file)
-        self.reloads = 0
-        self.reload_errors = 0
-        self.last_error: str | None = None
-        self._refused: bytes | str | None = None
         # read once, here: a reload in a worker thread never touches the server's context
         self._client_cas = _client_cas_of(context)
-        self._serving = read_key_pair(self.cert_file, self.key_file)
-        self._serving_context = self._context_for(self._serving)
+        super().__init__()
         context.sni_callback = self._select_serving_context
 
     @property
     def not_after(self) -> dt.datetime:
-        return self._serving.not_after
+        return self.value.pair.not_after
 
     @property
     def certificate(self) -> x509.Certificate:
-        return self._serving.certificate
+        return self.value.pair.certificate
 
-    def _context_for(self, pair: KeyPair) -> ssl.SSLContext:
+    def read(self) -> tuple[bytes, bytes]:
+        return _read_consistent_pair(self.cert_file, self.key_file)
+
+    def build(self, contents: Sequence[bytes]) -> ServingPair:
+        cert_pem, key_pem = contents
+        pair = check_key_pair(cert_pem, key_pem, cert_file=self.cert_file, key_file=self.key_file)
         context = _hardened_context(self._client_cas)
         load_key_pair(context, pair)
-        return context
+        return ServingPair(pair, context)
 
     def _select_serving_context(
         self, connection: ssl.SSLObject | ssl.SSLSocket, server_name: str | None, context: ssl.SSLContext
     ) -> None:
-        connection.context = self._serving_context
+        connection.context = self.value.context
 
     def reload_if_changed(self) -> bool:
         """Load the pair on disk if its content changed and it is usable. True when a new pair was loaded."""
-        try:
-            cert_pem, key_pem = _read_consistent_pair(self.cert_file, self.key_file)
-        except CertificateError as err:
-            return self._refuse(str(err), str(err))
-        digest = _pair_digest(cert_pem, key_pem)
-        if digest in (self._serving.digest, self._refused):
-            return False
-        try:
-            pair = check_key_pair(cert_pem, key_pem, cert_file=self.cert_file, key_file=self.key_file)
-            serving_context = self._context_for(pair)
-        except (CertificateError, ssl.SSLError, OSError) as err:
-            return self._refuse(digest, str(err))
-        previous = self._serving
-        self._serving_context, self._serving = serving_context, pair  # the switch: new handshakes get it
-        self._refused, self.last_error = None, None
-        self.reloads += 1
+        return self.poll() is not None
+
+    def applied(self, value: ServingPair, previous: ServingPair) -> None:
         LOGGER.info(
             "reloaded the serving certificate from %s: %s (was serial %x)",
             self.cert_file,
-            pair.describe(),
-            previous.certificate.serial_number,
+            value.pair.describe(),
+            previous.pair.certificate.serial_number,
         )
-        return True
 
-    def _refuse(self, refused: bytes | str, reason: str) -> bool:
-        if refused != self._refused:
-            self._refused = refused
-            self.reload_errors += 1
-            self.last_error = reason
-            LOGGER.error(
-                "refusing the new certificate pair (%s); still serving %s", reason, self._serving.describe()
-            )
-        return False
+    def refused(self, reason: str) -> None:
+        LOGGER.error(
+            "refusing the new certificate pair (%s); still serving %s", reason, self.value.pair.describe()
+        )

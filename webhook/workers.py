@@ -5,14 +5,16 @@ process becomes a supervisor:
 
 * it checks what every worker would trip on first (the certificate, the configuration file), so a
   broken setup fails once, with one message;
-* it starts N workers (fresh interpreters, `multiprocessing` "spawn"); each binds the port itself with
-  SO_REUSEPORT, so the kernel spreads connections over them and a dying worker takes only its own
-  connections down;
+* it starts N workers (fresh interpreters, `python -c` with their settings pickled on stdin, and no
+  other process: `multiprocessing` would add a resource tracker that nobody reaps); each binds the
+  port itself with SO_REUSEPORT, so the kernel spreads connections over them and a dying worker takes
+  only its own connections down;
 * a worker that dies is replaced (at once if it had been up a while, with a growing delay if it keeps
   dying young); a first-generation worker that cannot start (port taken) stops the whole server;
 * SIGTERM or SIGINT (Ctrl-C reaches the whole process group; workers ignore SIGINT) becomes one
   SIGTERM per worker; each stops gracefully (`WebhookServer.stop`), and the supervisor exits 0 when all
   did, or SIGKILLs those still running after the grace period (plus the shutdown delay and a margin);
+  it waits for each worker it started, so none is left behind, running or as a zombie;
 * it serves the metrics: the workers write prometheus_client multiprocess files into a private
   temporary directory (``PROMETHEUS_MULTIPROC_DIR``, set before they start, removed at exit) and a
   scrape of the supervisor sums them, counters of replaced workers included.
@@ -23,17 +25,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
+import pickle
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Final
 
 from webhook.settings import Settings
 
@@ -67,13 +69,15 @@ def run(settings: Settings) -> int:
     return Supervisor(settings).run()
 
 
-class WorkerTarget(Protocol):
-    def __call__(self, settings: Settings, index: int, parent_pid: int) -> None: ...
+# What a worker process runs: `worker_main`, with the settings and the supervisor's pid that the
+# supervisor pickles on its stdin.
+WORKER_COMMAND: Final = (sys.executable, "-c", "from webhook.workers import worker_main; worker_main()")
 
 
-def worker_main(settings: Settings, index: int, parent_pid: int) -> None:
-    """A worker process: serve the shared port until told to stop (the `multiprocessing` target)."""
+def worker_main() -> None:
+    """A worker process: serve the shared port until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to turn into SIGTERM
+    settings, parent_pid = pickle.load(sys.stdin.buffer)  # what the supervisor (`_spawn`) wrote
     from webhook.logs import configure_logging
     from webhook.server import serve
 
@@ -86,7 +90,7 @@ class WorkerSlot:
     """One place in the pool and the process that currently holds it."""
 
     index: int
-    process: BaseProcess | None = None
+    process: subprocess.Popen[bytes] | None = None
     generation: int = 0  # 0 for the first process of the slot
     started_at: float = 0.0
     young_deaths: int = 0  # consecutive deaths before HEALTHY_AFTER_SECONDS
@@ -96,10 +100,9 @@ class WorkerSlot:
 class Supervisor:
     """Starts, watches, replaces and stops the workers; serves their summed metrics."""
 
-    def __init__(self, settings: Settings, *, target: WorkerTarget = worker_main) -> None:
+    def __init__(self, settings: Settings, *, command: tuple[str, ...] = WORKER_COMMAND) -> None:
         self.settings = settings
-        self._target = target
-        self._context = multiprocessing.get_context("spawn")
+        self._command = command
         self._slots = [WorkerSlot(index) for index in range(settings.workers)]
         self.restarts = 0
         self._stopping = False
@@ -197,14 +200,21 @@ class Supervisor:
         slot.respawn = None
         if self._stopping:
             return
-        process = self._context.Process(
-            target=self._target,
-            args=(self.settings, slot.index, os.getpid()),
-            name=f"dra-webhook-worker-{slot.index}",
-        )
-        process.start()
+        # The sentinel: a pipe whose write end only the worker holds (every other descriptor is
+        # closed in it), so that its read end here reads EOF once the worker is gone.
+        sentinel, worker_end = os.pipe()
+        try:
+            process = subprocess.Popen(self._command, stdin=subprocess.PIPE, pass_fds=(worker_end,))
+        except BaseException:
+            os.close(sentinel)
+            raise
+        finally:
+            os.close(worker_end)
+        assert process.stdin is not None
+        with contextlib.suppress(BrokenPipeError), process.stdin:  # a worker dead at once says so below
+            process.stdin.write(pickle.dumps((self.settings, os.getpid())))
         slot.process, slot.started_at = process, time.monotonic()
-        asyncio.get_running_loop().add_reader(process.sentinel, self._on_exit, slot, process)
+        asyncio.get_running_loop().add_reader(sentinel, self._on_exit, slot, process, sentinel)
         log.info(
             "started worker %d (pid %s)",
             slot.index,
@@ -212,11 +222,11 @@ class Supervisor:
             extra={"worker": slot.index, "workerPid": process.pid, "generation": slot.generation},
         )
 
-    def _on_exit(self, slot: WorkerSlot, process: BaseProcess) -> None:
+    def _on_exit(self, slot: WorkerSlot, process: subprocess.Popen[bytes], sentinel: int) -> None:
         loop = asyncio.get_running_loop()
-        loop.remove_reader(process.sentinel)
-        process.join()
-        code = process.exitcode if process.exitcode is not None else 1
+        loop.remove_reader(sentinel)
+        os.close(sentinel)
+        code = process.wait()  # reaped: no zombie (the sentinel closes as the process exits)
         self._forget_live_metrics(process.pid)
         slot.process = None
         fields = {"worker": slot.index, "workerPid": process.pid, "exitCode": code}
@@ -259,9 +269,9 @@ class Supervisor:
         slot.young_deaths += 1
         return delay
 
-    def _forget_live_metrics(self, pid: int | None) -> None:
+    def _forget_live_metrics(self, pid: int) -> None:
         """A dead worker's in-flight and expiry gauges stop counting; its counters stay in the sums."""
-        if pid is None or self._metrics_directory is None:
+        if self._metrics_directory is None:
             return
         from prometheus_client.multiprocess import mark_process_dead
 
@@ -299,11 +309,10 @@ class Supervisor:
                 log.error("workers survived SIGKILL; giving up on them")
 
 
-def _signal(process: BaseProcess, signum: int) -> None:
-    if process.pid is None:
-        return
+def _signal(process: subprocess.Popen[bytes], signum: int) -> None:
+    # Popen.send_signal signals a process only while it is not reaped (its pid cannot be reused yet).
     with contextlib.suppress(ProcessLookupError):  # already gone: its sentinel will say so
-        os.kill(process.pid, signum)
+        process.send_signal(signum)
 
 
 def _how(code: int) -> str:

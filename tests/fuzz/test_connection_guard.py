@@ -1,11 +1,15 @@
 """ConnectionGuard's rules on their own, with fake transports: which connection makes room, which
-deadline runs when (the same rules, end to end over TLS, are test_slow_clients.py's)."""
+deadline runs when, which connection a drain closes (the same rules, end to end over TLS, are
+test_slow_clients.py's and, for the drain, test_server.py's and test_workers.py's)."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
+import pytest
+
+from webhook import server as server_module
 from webhook.server import ConnectionGuard, GuardedConnection
 from webhook.settings import ConnectionLimits
 
@@ -16,12 +20,20 @@ class FakeTransport(asyncio.Transport):
     def __init__(self) -> None:
         super().__init__()
         self.aborted = False
+        self.closed = False  # gracefully
+        self.unsent = 0  # bytes of an answer not handed to the kernel yet
 
     def abort(self) -> None:
         self.aborted = True
 
+    def close(self) -> None:
+        self.closed = True
+
     def is_closing(self) -> bool:
-        return self.aborted
+        return self.aborted or self.closed
+
+    def get_write_buffer_size(self) -> int:
+        return self.unsent
 
     def get_extra_info(self, name: str, default: Any = None) -> Any:
         return default
@@ -55,12 +67,18 @@ def guard(**limits: Any) -> ConnectionGuard:
 
 
 def connect(guarded: ConnectionGuard) -> tuple[GuardedConnection, FakeTransport, RecordingProtocol]:
-    inner = RecordingProtocol()
-    connection = guarded.wrap(lambda: inner)()
-    assert isinstance(connection, GuardedConnection)
+    connection, inner = accept(guarded)
     transport = FakeTransport()
     connection.connection_made(transport)
     return connection, transport, inner
+
+
+def accept(guarded: ConnectionGuard) -> tuple[GuardedConnection, RecordingProtocol]:
+    """A connection accepted, its TLS handshake not complete yet (no `connection_made`)."""
+    inner = RecordingProtocol()
+    connection = guarded.wrap(lambda: inner)()
+    assert isinstance(connection, GuardedConnection)
+    return connection, inner
 
 
 async def test_past_the_limit_the_longest_idle_connection_makes_room() -> None:
@@ -164,3 +182,78 @@ async def test_a_closed_connection_leaves_room_and_its_timers_stop() -> None:
     assert inner.calls == ["made", "lost"]
     _, second_transport, _ = connect(guarded)
     assert not second_transport.aborted
+
+
+# --- the drain at shutdown --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def short_drain(monkeypatch: pytest.MonkeyPatch) -> float:
+    monkeypatch.setattr(server_module, "DRAIN_IDLE_SECONDS", SHORT)
+    return SHORT
+
+
+async def test_a_drain_closes_only_connections_idle_for_the_drain_idle_time(short_drain: float) -> None:
+    guarded = guard()
+    guarded.start_draining()
+    _, idle_transport, _ = connect(guarded)
+    busy, busy_transport, _ = connect(guarded)
+    busy.request_started()  # a review being read or judged
+    arriving, arriving_transport, _ = connect(guarded)
+    assert guarded.close_idle_connections() == 0  # nobody idle for long enough yet
+    await asyncio.sleep(short_drain * 2)
+    arriving.data_received(b"POST /validate HTTP/1.1\r\n")  # the first bytes of a next review
+    assert guarded.close_idle_connections() == 1
+    assert idle_transport.closed and not idle_transport.aborted  # closed gracefully, not reset
+    assert not busy_transport.closed and not arriving_transport.closed
+    assert guarded.closed == {}  # not a closing of the slow-client kind (no metric)
+
+
+async def test_a_drain_waits_for_an_answer_still_being_sent(short_drain: float) -> None:
+    guarded = guard()
+    guarded.start_draining()
+    connection, transport, _ = connect(guarded)
+    connection.request_started()
+    connection.request_finished()
+    transport.unsent = 100  # the client is slow to read it
+    await asyncio.sleep(short_drain * 2)
+    assert guarded.close_idle_connections() == 0
+    transport.unsent = 0
+    assert guarded.close_idle_connections() == 0  # idle from now on, not from the answer's start
+    await asyncio.sleep(short_drain * 2)
+    assert guarded.close_idle_connections() == 1
+
+
+async def test_a_drain_is_over_when_no_connection_is_left_nor_a_recent_handshake(short_drain: float) -> None:
+    guarded = guard()
+    connection, _, _ = connect(guarded)
+    assert not guarded.drained()
+    connection.connection_lost(None)
+    assert guarded.drained()
+    handshaking, _ = accept(guarded)  # accepted: its client may send a review once through TLS
+    assert not guarded.drained()
+    handshaking.connection_made(FakeTransport())
+    assert not guarded.drained()  # now an open connection
+    handshaking.connection_lost(None)
+    assert guarded.drained()
+    accept(guarded)  # a handshake that never ends (a port probe, a client gone)
+    assert not guarded.drained()
+    await asyncio.sleep(short_drain * 2)
+    assert guarded.drained()  # no longer waited for
+    accept(guarded)
+    assert len(guarded.handshaking) == 1  # the failed one is forgotten at the next accept
+
+
+async def test_a_drain_returns_once_the_last_connection_is_gone(short_drain: float) -> None:
+    guarded = guard()
+    connection, transport, _ = connect(guarded)
+    connection.request_started()
+    draining = asyncio.create_task(guarded.drain())
+    await asyncio.sleep(short_drain * 2)
+    assert not draining.done()  # a review in flight
+    connection.request_finished()
+    await asyncio.sleep(short_drain * 4)
+    assert transport.closed  # idle, then closed by the drain
+    assert not draining.done()  # until its loss is reported
+    connection.connection_lost(None)
+    await asyncio.wait_for(draining, 1)

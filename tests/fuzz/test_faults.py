@@ -6,7 +6,9 @@
 * a worker killed in the middle of requests: its clients see a connection error (never a wrong
   answer; kube-apiserver then applies the webhook's failurePolicy), the other workers' requests are
   answered, and a replacement worker serves;
-* SIGTERM while abusive clients hold connections: the server still exits 0, promptly.
+* SIGTERM while abusive clients hold connections: the server still exits 0, promptly;
+* SIGTERM while clients stream reviews over kept-alive connections, again and again: not one review
+  written on an open connection goes unanswered, and no process of the server is left (issue #20).
 
 The happy paths (SIGTERM during a burst, a killed worker replaced) are tests/test_workers.py's.
 """
@@ -46,8 +48,10 @@ from tests.fuzz.abuse import (
     request_head,
     review_body,
 )
+from tests.fuzz.profiles import budget
 from tests.fuzz.seeds import admission_review, seed
-from tests.live_server import HeldRequest, development_certificates, wait_for
+from tests.kept_alive import CLIENTS, EXIT_WITHIN_SECONDS, sigterm_during_streams
+from tests.live_server import HeldRequest, development_certificates, live_server, wait_for
 from webhook.admission import Judge
 from webhook.logs import configure_logging
 from webhook.server import create_app
@@ -392,3 +396,30 @@ async def test_sigterm_under_abuse_answers_the_accepted_review_and_exits_promptl
         assert code == 0
         # A slow body ends at its deadline (1 s) instead of holding the shutdown for the grace period.
         assert took < grace, took
+
+
+# --- SIGTERM during streams over kept-alive connections ---------------------------------------------
+
+# Repeated: a few runs in CI, many under `make fuzz` (each run takes about 4 s).
+STREAM_RUNS = budget(3)
+
+
+@pytest.mark.parametrize("run", range(STREAM_RUNS))
+async def test_sigterm_during_kept_alive_streams_loses_no_request_and_leaves_no_process(
+    tmp_path: Path, cert_dir: Path, run: int
+) -> None:
+    """Issue #20: 4 clients stream reviews (600/s in all) over kept-alive connections, SIGTERM goes to
+    the supervisor. Every review written on an open connection is answered; each streaming client is
+    told to go elsewhere by an answer (`Connection: close`), never cut off between two reviews; the
+    server exits 0 within 15 s and no process of its group is left, running or as a zombie."""
+    with live_server(tmp_path, cert_dir, workers=2, metrics=False) as server:
+        outcome = await sigterm_during_streams(server)
+    counts = outcome.counts
+    summary = f"run {run}: {counts}, exit {outcome.exit_code} after {outcome.stop_seconds:.2f}s"
+    assert counts.lost == [], summary
+    assert counts.wrong == [], summary
+    assert counts.closed_before_write == 0, summary
+    assert counts.told_to_close >= CLIENTS, summary
+    assert outcome.exit_code == 0, summary
+    assert outcome.stop_seconds < EXIT_WITHIN_SECONDS, summary
+    assert outcome.left_in_group == [], summary
