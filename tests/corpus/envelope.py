@@ -19,23 +19,28 @@ RESOURCES = {
     "ResourceSlice": "resourceslices",
     "ResourceClaimParameters": "resourceclaimparameters",
     "ResourceClassParameters": "resourceclassparameters",
+    "DeviceClass": "deviceclasses",
 }
 
 
 def admission_review(
-    entry: Mapping[str, Any], *, uid: str, expand: Callable[[Any], Any] = lambda value: value
+    entry: Mapping[str, Any],
+    *,
+    uid: str,
+    expand: Callable[[Any], Any] = lambda value: value,
+    version: str = VERSION,
 ) -> dict[str, Any]:
-    """The AdmissionReview kube-apiserver sends for a case; `expand` builds its objects."""
+    """The AdmissionReview kube-apiserver sends for a case of `version`; `expand` builds its objects."""
     operation, subresource = OPERATIONS[entry["operation"]]
     obj = expand(entry["object"])
     kind = obj["kind"]
     metadata = obj.get("metadata") or {}
     request: dict[str, Any] = {
         "uid": uid,
-        "kind": {"group": GROUP, "version": VERSION, "kind": kind},
-        "resource": {"group": GROUP, "version": VERSION, "resource": RESOURCES[kind]},
-        "requestKind": {"group": GROUP, "version": VERSION, "kind": kind},
-        "requestResource": {"group": GROUP, "version": VERSION, "resource": RESOURCES[kind]},
+        "kind": {"group": GROUP, "version": version, "kind": kind},
+        "resource": {"group": GROUP, "version": version, "resource": RESOURCES[kind]},
+        "requestKind": {"group": GROUP, "version": version, "kind": kind},
+        "requestResource": {"group": GROUP, "version": version, "resource": RESOURCES[kind]},
         "name": metadata.get("name") or "",
         "namespace": metadata.get("namespace") or "",
         "operation": operation,
