@@ -17,6 +17,10 @@ from tests.corpus.v1_corpus import OPERATIONS, check_answer, corpus_cases, corpu
 GO_TABLES = {
     "TestValidateClass": 22,
     "TestValidateClassUpdate": 4,
+    "TestValidateClaim": 42,
+    "TestValidateClaimUpdate": 3,
+    "TestValidateClaimTemplate": 21,
+    "TestValidateClaimTemplateUpdate": 3,
 }
 
 

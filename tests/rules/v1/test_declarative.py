@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from webhook.field import ROOT, ErrorList, FieldPath
+from webhook.field import ROOT, ErrorList
 from webhook.rules.v1 import declarative
 
 X = ROOT.child("x")
