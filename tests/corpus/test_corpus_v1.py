@@ -19,6 +19,7 @@ GO_TABLES = {
     "TestValidateClassUpdate": 4,
     "TestValidateClaim": 42,
     "TestValidateClaimUpdate": 3,
+    "TestValidateClaimStatusUpdate": 59,
     "TestValidateClaimTemplate": 21,
     "TestValidateClaimTemplateUpdate": 3,
 }
