@@ -71,6 +71,8 @@ V1ALPHA2_RESOURCES = {
     "resourceclassparameters",
     "resourceslices",
 }
+# ... the v1 kinds judged so far (1.37) ...
+V1_RESOURCES = {"deviceclasses", "resourceclaims", "resourceclaims/status", "resourceclaimtemplates"}
 # ... and the five v1alpha3 kinds with their two status subresources (1.31).
 V1ALPHA3_RESOURCES = {
     "deviceclasses",
@@ -540,14 +542,16 @@ def test_the_registry_derived_rules_name_every_kind_and_its_status_subresource()
     assert all(rule["operations"] == ["CREATE", "UPDATE"] for rule in manifests.webhook_rules())
 
 
-def test_the_static_configuration_lists_every_v1alpha2_and_v1alpha3_kind() -> None:
+def test_the_static_configuration_lists_every_kind_judged() -> None:
     configuration = one(
         load_documents((MANIFESTS / "base" / "validatingwebhookconfiguration.yaml").read_text()),
         "ValidatingWebhookConfiguration",
     )
     assert rule_resources(configuration) == {
         ("resource.k8s.io", "v1alpha2", name) for name in V1ALPHA2_RESOURCES
-    } | {("resource.k8s.io", "v1alpha3", name) for name in V1ALPHA3_RESOURCES}
+    } | {("resource.k8s.io", "v1alpha3", name) for name in V1ALPHA3_RESOURCES} | {
+        ("resource.k8s.io", "v1", name) for name in V1_RESOURCES
+    }
 
 
 @pytest.mark.parametrize("rendering", RENDERINGS)

@@ -58,7 +58,6 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextvars import ContextVar, Token
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from webhook.celgo import types as celtypes
 from webhook.celgo.compiler import Compilation, CompileTimeout, Deadline, compile_expression
@@ -72,9 +71,6 @@ from webhook.celgo.decls import (
 from webhook.celgo.types import BOOL
 from webhook.field import ErrorList, ErrorType, FieldError, FieldPath, forbidden, internal, invalid, required
 from webhook.rules.release import KUBERNETES_1_31, KUBERNETES_1_37, Release
-
-if TYPE_CHECKING:  # webhook.rules imports the rule modules, which import this module
-    from webhook.rules.release import Release
 
 # Compiled selectors kept: a ResourceClaimParameters object carries a handful; 4096 covers the
 # working set of a large cluster.

@@ -20,7 +20,7 @@ import enum
 import json
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, Final
 
@@ -40,6 +40,9 @@ class ErrorType(enum.Enum):
     TOO_MANY = "FieldValueTooMany"
     INTERNAL = "InternalError"
     TYPE_INVALID = "FieldValueTypeInvalid"
+    # apimachinery 0.32+ (Kubernetes 1.32 on): MinItems / MinLength checks of declarative validation.
+    TOO_FEW = "FieldValueTooFew"
+    TOO_SHORT = "FieldValueTooShort"
 
     @property
     def text(self) -> str:
@@ -58,10 +61,14 @@ _TYPE_TEXT = {
     ErrorType.TOO_MANY: "Too many",
     ErrorType.INTERNAL: "Internal error",
     ErrorType.TYPE_INVALID: "Invalid value",
+    ErrorType.TOO_FEW: "Too few",
+    ErrorType.TOO_SHORT: "Too short",
 }
 
 # Types whose body never prints the value (ErrorBody's first case).
-_VALUE_HIDDEN = frozenset({ErrorType.REQUIRED, ErrorType.FORBIDDEN, ErrorType.TOO_LONG, ErrorType.INTERNAL})
+_VALUE_HIDDEN = frozenset(
+    {ErrorType.REQUIRED, ErrorType.FORBIDDEN, ErrorType.TOO_LONG, ErrorType.TOO_SHORT, ErrorType.INTERNAL}
+)
 
 # The same two tables keyed by the type's value, the reason string: an enum member hashes through a
 # Python-level `__hash__` and its `value` is a Python-level property, while `_value_` is a plain
@@ -158,14 +165,33 @@ ROOT = FieldPath()
 NIL_PATH = FieldPath()
 
 
+class Stability(enum.Enum):
+    """`field.ValidationStabilityLevel` (apimachinery 0.34+): the lifecycle stage of the declarative
+    validation an error came from. Hand-written errors and standard declarative ones are STANDARD."""
+
+    STANDARD = ""
+    ALPHA = "alpha"
+    BETA = "beta"
+
+
 @dataclass(frozen=True, slots=True)
 class FieldError:
-    """One field-level validation error (`field.Error`)."""
+    """One field-level validation error (`field.Error`).
+
+    The last three fields are the bookkeeping apimachinery 0.34+ keeps beside an error to merge
+    hand-written and declarative validation (Kubernetes 1.34 on); they never show on the wire:
+    `origin` (`Error.Origin`, e.g. ``"maxItems"``, ``"format=k8s-long-name"``),
+    `covered_by_declarative` (`MarkCoveredByDeclarative`) and `stability` (`MarkAlpha`/`MarkBeta`).
+    Rules of releases before 1.34 leave them at their defaults.
+    """
 
     type: ErrorType
     field: str
     bad_value: Any = None
     detail: str = ""
+    origin: str = ""
+    covered_by_declarative: bool = False
+    stability: Stability = Stability.STANDARD
 
     def body(self) -> str:
         """`ErrorBody()`: the message without the field, as in `details.causes[].message`."""
@@ -241,8 +267,58 @@ def too_many(path: FieldPath, actual: int, max_quantity: int) -> FieldError:
     return FieldError(ErrorType.TOO_MANY, str(path), actual, f"must have at most {max_quantity} items")
 
 
+def too_long_bytes(path: FieldPath, max_length: int) -> FieldError:
+    """`field.TooLong` of apimachinery 0.32+ (Kubernetes 1.32 on): the value is never shown, the detail
+    counts bytes."""
+    return FieldError(
+        ErrorType.TOO_LONG,
+        str(path),
+        "<value omitted>",
+        _limit_detail("may not be more than", max_length, "byte"),
+    )
+
+
+def too_long_characters(path: FieldPath, max_length: int) -> FieldError:
+    """`field.TooLongCharacters` (apimachinery 0.34+): as `too_long_bytes`, counting characters."""
+    detail = _limit_detail("may not be more than", max_length, "character")
+    return FieldError(ErrorType.TOO_LONG, str(path), "<value omitted>", detail)
+
+
+def too_many_items(path: FieldPath, actual: int, max_quantity: int) -> FieldError:
+    """`field.TooMany` of apimachinery 0.32+: "item" when the limit is one."""
+    if max_quantity < 0:
+        return FieldError(ErrorType.TOO_MANY, str(path), actual, "has too many items")
+    noun = "item" if max_quantity == 1 else "items"
+    return FieldError(ErrorType.TOO_MANY, str(path), actual, f"must have at most {max_quantity} {noun}")
+
+
+def _limit_detail(prefix: str, limit: int, unit: str) -> str:
+    if limit < 0:
+        return "value is too long"
+    return f"{prefix} {limit} {unit}" + ("" if limit == 1 else "s")
+
+
 def internal(path: FieldPath, detail: str) -> FieldError:
     return FieldError(ErrorType.INTERNAL, str(path), None, detail)
+
+
+# --- the bookkeeping of declarative validation (Kubernetes 1.34 on) ------------------------------
+
+
+def with_origin(errors: Iterable[FieldError], origin: str) -> ErrorList:
+    """`ErrorList.WithOrigin`: every error with this origin."""
+    return [replace(error, origin=origin) for error in errors]
+
+
+def covered_by_declarative(errors: Iterable[FieldError]) -> ErrorList:
+    """`ErrorList.MarkCoveredByDeclarative`: hand-written errors that declarative validation also
+    reports (the API server drops them when an enforced declarative twin is found)."""
+    return [replace(error, covered_by_declarative=True) for error in errors]
+
+
+def at_stability(errors: Iterable[FieldError], stability: Stability) -> ErrorList:
+    """`ErrorList.MarkAlpha` / `MarkBeta`: declarative errors of a lifecycle stage."""
+    return [replace(error, stability=stability) for error in errors]
 
 
 # --- the aggregated error of apierrors.NewInvalid ------------------------------------------------
@@ -310,6 +386,14 @@ def _is_plain_json(value: Any) -> bool:
         items: list[Any] = value
         return all(_is_plain_json(item) for item in items)
     return False
+
+
+def go_json(value: Any) -> str:
+    """`json.Marshal` of a value built of dicts (in Go field order), lists, strings, ints and bools:
+    compact, with Go's HTML-safe escapes of '<', '>' and '&'. apimachinery 0.34+ prints the bad value
+    of an error this way when it is neither a string nor a number (`ErrorBody`)."""
+    encoded = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return encoded.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def go_float(value: float) -> str:

@@ -60,6 +60,13 @@ class GoTime:
         fraction = f".{self.nanos:09d}".rstrip("0") if self.nanos else ""
         return f"{date}-{month:02d}-{day:02d} {clock}{fraction} +0000 UTC"
 
+    def rfc3339_seconds(self) -> str:
+        """`t.UTC().Format(time.RFC3339)`, as `metav1.Time.MarshalJSON` writes it: whole seconds."""
+        days, rest = divmod(self.seconds, SECONDS_PER_DAY)
+        year, month, day = _civil_from_days(days)
+        clock = f"{rest // 3600:02d}:{rest // 60 % 60:02d}:{rest % 60:02d}"
+        return f"{year:04d}-{month:02d}-{day:02d}T{clock}Z"
+
 
 ZERO_TIME: Final = GoTime()
 

@@ -44,6 +44,7 @@ COMPILED_SOURCES: Final = (
     "webhook/rules/*.py",
     "webhook/rules/v1alpha2/*.py",
     "webhook/rules/v1alpha3/*.py",
+    "webhook/rules/v1/*.py",
 )
 # The shared library that holds the compiled code of all of them (mypycify's group_name).
 GROUP_NAME: Final = "webhook._native"

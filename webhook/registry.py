@@ -20,9 +20,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from webhook.rules import v1alpha2, v1alpha3
+from webhook.rules import v1, v1alpha2, v1alpha3
 from webhook.rules.kinds import GroupVersionKind, KindRules
 from webhook.rules.release import Release
+from webhook.rules.v1 import kinds as v1_kinds
 from webhook.rules.v1alpha2 import kinds as v1alpha2_kinds
 from webhook.rules.v1alpha3 import kinds as v1alpha3_kinds
 
@@ -95,5 +96,7 @@ REGISTRY: Final = KindRegistry(
         ServedKinds(v1alpha2.RELEASE, v1alpha2_kinds.KINDS),
         # resource.k8s.io/v1alpha3, as kube-apiserver 1.31 validates it.
         ServedKinds(v1alpha3.RELEASE, v1alpha3_kinds.KINDS),
+        # resource.k8s.io/v1, as kube-apiserver 1.37 validates it.
+        ServedKinds(v1.RELEASE, v1_kinds.KINDS),
     ]
 )

@@ -29,10 +29,13 @@ from webhook.field import (
     FieldPath,
     GoText,
     forbidden,
+    go_json,
+    go_quote,
     go_string_slice,
+    internal,
     invalid,
+    not_supported,
     required,
-    too_long,
 )
 from webhook.gotime import ZERO_TIME, GoTime, parse_rfc3339
 from webhook.rules.kinds import CreateValidator, Obj, UpdateValidator
@@ -45,7 +48,9 @@ from webhook.rules.names import (
     is_valid_label,
     is_valid_label_value,
     name_is_dns_subdomain,
+    release_too_long,
 )
+from webhook.rules.release import KUBERNETES_1_30, Release
 from webhook.rules.values import integer, mapping, sequence, string_map, text
 
 __all__ = [
@@ -59,11 +64,14 @@ __all__ = [
     "validate_managed_fields",
     "validate_object_meta",
     "validate_object_meta_update",
+    "validate_object_meta_with_opts",
     "validate_owner_references",
     "validate_template_object_meta",
 ]
 
 NameFn = Callable[[str, bool], list[str]]
+# `ValidateNameFuncWithErrors` (apimachinery 0.33+): the field errors of a name at its path.
+NameErrorsFn = Callable[[str, FieldPath], ErrorList]
 METADATA: Final = ROOT.child("metadata")
 
 # apimachinery TotalAnnotationSizeLimitB: keys plus values, in bytes.
@@ -96,35 +104,74 @@ def validate_object_meta(
     namespaced: bool,
     name_fn: NameFn = name_is_dns_subdomain,
     path: FieldPath = METADATA,
+    release: Release = KUBERNETES_1_30,
 ) -> ErrorList:
     """`corevalidation.ValidateObjectMeta(meta, requiresNamespace, nameFn, fldPath)`."""
     fields = mapping(meta)
     errs = _validate_names(fields, name_fn, path)
-    errs += _validate_namespace(text(fields.get("namespace")), namespaced, path.child("namespace"))
+    errs += _validate_create_common(fields, namespaced, path, release)
+    return errs
+
+
+def validate_object_meta_with_opts(
+    meta: Any,
+    *,
+    namespaced: bool,
+    name_errors: NameErrorsFn,
+    path: FieldPath = METADATA,
+    release: Release = KUBERNETES_1_30,
+) -> ErrorList:
+    """`corevalidation.ValidateObjectMetaWithOpts` (apimachinery 0.33+), which DeviceClass uses from
+    1.35 on: generateName is not checked (the name generated from it is), a generateName without a
+    generated name is an internal error, and the name function returns field errors."""
+    fields = mapping(meta)
+    errs: ErrorList = []
+    generate_name, name = text(fields.get("generateName")), text(fields.get("name"))
+    if generate_name and not name:
+        detail = f"generateName was specified ({go_quote(generate_name)}), but no name was generated"
+        errs.append(internal(path.child("name"), detail))
+    if not name:
+        errs.append(required(path.child("name"), "name or generateName is required"))
+    else:
+        errs += name_errors(name, path.child("name"))
+    errs += _validate_create_common(fields, namespaced, path, release)
+    return errs
+
+
+def _validate_create_common(
+    fields: Mapping[str, Any], namespaced: bool, path: FieldPath, release: Release
+) -> ErrorList:
+    """What `validateObjectMetaAccessorWithOptsCommon` checks after the names, and core's check of
+    the finalizer names."""
+    errs = _validate_namespace(text(fields.get("namespace")), namespaced, path.child("namespace"))
     generation = integer(fields.get("generation"))
     if generation < 0:
         errs.append(invalid(path.child("generation"), generation, IS_NEGATIVE_MSG))
-    errs += _validate_common_meta(fields, path)
+    errs += _validate_common_meta(fields, path, release)
     finalizers = _strings(fields.get("finalizers"))
     if finalizers:
-        errs += validate_finalizers(finalizers, path.child("finalizers"))
+        errs += validate_finalizers(finalizers, path.child("finalizers"), release=release)
     if not _are_valid_managed_fields(fields.get("managedFields")):
-        errs += validate_managed_fields(fields.get("managedFields"), path.child("managedFields"))
+        errs += validate_managed_fields(
+            fields.get("managedFields"), path.child("managedFields"), release=release
+        )
     if finalizers:
         errs += _validate_kube_finalizer_names(finalizers, path.child("finalizers"))
     return errs
 
 
-def _validate_common_meta(fields: Mapping[str, Any], path: FieldPath) -> ErrorList:
+def _validate_common_meta(fields: Mapping[str, Any], path: FieldPath, release: Release) -> ErrorList:
     """Labels, annotations and owner references, checked alike on create and update. Each check
     runs (and builds its path) only when its fast test did not find the field valid."""
     errs: ErrorList = []
     if not _are_valid_labels(fields.get("labels")):
-        errs += validate_labels(fields.get("labels"), path.child("labels"))
+        errs += validate_labels(fields.get("labels"), path.child("labels"), release=release)
     if not _are_valid_annotations(fields.get("annotations")):
-        errs += validate_annotations(fields.get("annotations"), path.child("annotations"))
+        errs += validate_annotations(fields.get("annotations"), path.child("annotations"), release=release)
     if fields.get("ownerReferences"):  # null, absent or empty: no reference to check
-        errs += validate_owner_references(fields.get("ownerReferences"), path.child("ownerReferences"))
+        errs += validate_owner_references(
+            fields.get("ownerReferences"), path.child("ownerReferences"), release=release
+        )
     return errs
 
 
@@ -184,18 +231,20 @@ def _are_valid_annotations(annotations: Any) -> bool:
     return characters * 4 <= TOTAL_ANNOTATION_SIZE_LIMIT_BYTES
 
 
-def validate_labels(labels: Any, path: FieldPath) -> ErrorList:
+def validate_labels(labels: Any, path: FieldPath, *, release: Release = KUBERNETES_1_30) -> ErrorList:
     """metav1 `ValidateLabels`: every error at the map's own path, value = the bad key or value."""
     if _are_valid_labels(labels):
         return []
     errs: ErrorList = []
     for key, value in string_map(labels).items():
-        errs += [invalid(path, key, msg) for msg in is_qualified_name(key)]
-        errs += [invalid(path, value, msg) for msg in is_valid_label_value(value)]
+        errs += [invalid(path, key, msg) for msg in is_qualified_name(key, release=release)]
+        errs += [invalid(path, value, msg) for msg in is_valid_label_value(value, release=release)]
     return errs
 
 
-def validate_annotations(annotations: Any, path: FieldPath) -> ErrorList:
+def validate_annotations(
+    annotations: Any, path: FieldPath, *, release: Release = KUBERNETES_1_30
+) -> ErrorList:
     """apimachinery `ValidateAnnotations`: keys are qualified names once lower-cased (case does not
     matter), and keys plus values take at most 256 KiB."""
     if _are_valid_annotations(annotations):
@@ -203,21 +252,27 @@ def validate_annotations(annotations: Any, path: FieldPath) -> ErrorList:
     entries = string_map(annotations)
     errs: ErrorList = []
     for key in entries:
-        errs += [invalid(path, key, msg) for msg in is_qualified_name(go_to_lower(key))]
+        errs += [invalid(path, key, msg) for msg in is_qualified_name(go_to_lower(key), release=release)]
     total = sum(byte_length(key) + byte_length(value) for key, value in entries.items())
     if total > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES:
-        errs.append(too_long(path, "", TOTAL_ANNOTATION_SIZE_LIMIT_BYTES))
+        errs.append(release_too_long(path, "", TOTAL_ANNOTATION_SIZE_LIMIT_BYTES, release=release))
     return errs
 
 
-def validate_owner_references(owner_references: Any, path: FieldPath) -> ErrorList:
-    """apimachinery `ValidateOwnerReferences`; the paths carry no index, as in Go."""
+def validate_owner_references(
+    owner_references: Any, path: FieldPath, *, release: Release = KUBERNETES_1_30
+) -> ErrorList:
+    """apimachinery `ValidateOwnerReferences`; up to 0.35 the paths carry no index, from 0.36 on
+    they do (`Release.object_meta_1_36`)."""
     references = sequence(owner_references)
     errs: ErrorList = []
     first_controller = ""
-    for reference in references:
+    for i, reference in enumerate(references):
         fields = mapping(reference)
-        errs += _validate_owner_reference(fields, path)
+        if release.object_meta_1_36:
+            errs += _validate_owner_reference_1_36(fields, path.index(i))
+        else:
+            errs += _validate_owner_reference(fields, path)
         if fields.get("controller") is True:
             controller = f"{text(fields.get('kind'))}/{text(fields.get('name'))}"
             if first_controller:
@@ -225,10 +280,64 @@ def validate_owner_references(owner_references: Any, path: FieldPath) -> ErrorLi
                     'Only one reference can have Controller set to true. Found "true" in references for '
                     f"{first_controller} and {controller}"
                 )
-                errs.append(invalid(path, list(references), detail))
+                shown: Any = list(references)
+                if release.object_meta_1_36:
+                    shown = GoText(go_json([_owner_reference_json(mapping(item)) for item in references]))
+                errs.append(invalid(path, shown, detail))
             else:
                 first_controller = controller
     return errs
+
+
+def _validate_owner_reference_1_36(fields: Mapping[str, Any], path: FieldPath) -> ErrorList:
+    """apimachinery 0.36+ `validateOwnerReference`: missing fields are Required at their index, an
+    apiVersion that `schema.ParseGroupVersion` rejects or that has no version is Invalid."""
+    api_version, kind = text(fields.get("apiVersion")), text(fields.get("kind"))
+    errs: ErrorList = []
+    group, version, parsed = _parse_group_version_strict(api_version)
+    if not api_version:
+        errs.append(required(path.child("apiVersion"), "must not be empty"))
+    elif not parsed or not version:
+        errs.append(invalid(path.child("apiVersion"), api_version, "must be <group>/<version> or <version>"))
+    if not kind:
+        errs.append(required(path.child("kind"), "must not be empty"))
+    if not text(fields.get("name")):
+        errs.append(required(path.child("name"), "must not be empty"))
+    if not text(fields.get("uid")):
+        errs.append(required(path.child("uid"), "must not be empty"))
+    if (group, version, kind) in BANNED_OWNERS:
+        detail = f"{group}/{version}, Kind={kind} is disallowed from being an owner"
+        errs.append(invalid(path, GoText(go_json(_owner_reference_json(fields))), detail))
+    return errs
+
+
+def _parse_group_version_strict(api_version: str) -> tuple[str, str, bool]:
+    """`schema.ParseGroupVersion`: (group, version, parsed)."""
+    if api_version in ("", "/"):
+        return "", "", True
+    match api_version.count("/"):
+        case 0:
+            return "", api_version, True
+        case 1:
+            group, version = api_version.split("/")
+            return group, version, True
+        case _:
+            return "", "", False
+
+
+def _owner_reference_json(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A metav1.OwnerReference as Go's encoding/json writes it: the struct's field order, the
+    pointers only when set."""
+    encoded: dict[str, Any] = {
+        "apiVersion": text(fields.get("apiVersion")),
+        "kind": text(fields.get("kind")),
+        "name": text(fields.get("name")),
+        "uid": text(fields.get("uid")),
+    }
+    for key in ("controller", "blockOwnerDeletion"):
+        if isinstance(fields.get(key), bool):
+            encoded[key] = fields[key]
+    return encoded
 
 
 def _validate_owner_reference(fields: Mapping[str, Any], path: FieldPath) -> ErrorList:
@@ -266,16 +375,20 @@ def _parse_group_version(api_version: str) -> tuple[str, str]:
             return "", ""
 
 
-def validate_finalizers(finalizers: Sequence[str], path: FieldPath) -> ErrorList:
+def validate_finalizers(
+    finalizers: Sequence[str], path: FieldPath, *, release: Release = KUBERNETES_1_30
+) -> ErrorList:
     """apimachinery `ValidateFinalizers`: qualified names, and not both orphan and foreground."""
     errs: ErrorList = []
     for finalizer in finalizers:
-        errs += [invalid(path, finalizer, msg) for msg in is_qualified_name(finalizer)]
+        errs += [invalid(path, finalizer, msg) for msg in is_qualified_name(finalizer, release=release)]
     if FINALIZER_ORPHAN_DEPENDENTS in finalizers and FINALIZER_DELETE_DEPENDENTS in finalizers:
         detail = (
             f"finalizer {FINALIZER_ORPHAN_DEPENDENTS} and {FINALIZER_DELETE_DEPENDENTS} cannot be both set"
         )
-        errs.append(invalid(path, go_string_slice(finalizers), detail))
+        # The []string prints with %#v up to 0.33, as JSON from 0.34 on.
+        shown = GoText(go_json(list(finalizers))) if release.object_meta_1_36 else go_string_slice(finalizers)
+        errs.append(invalid(path, shown, detail))
     return errs
 
 
@@ -322,29 +435,40 @@ def _are_valid_managed_fields(managed_fields: Any) -> bool:
     return True
 
 
-def validate_managed_fields(managed_fields: Any, path: FieldPath) -> ErrorList:
+def validate_managed_fields(
+    managed_fields: Any, path: FieldPath, *, release: Release = KUBERNETES_1_30
+) -> ErrorList:
     """metav1 `ValidateManagedFields`."""
     errs: ErrorList = []
     for i, entry in enumerate(sequence(managed_fields)):
         entry_path, fields = path.index(i), mapping(entry)
         operation = text(fields.get("operation"))
         if operation not in MANAGED_FIELDS_OPERATIONS:
-            errs.append(invalid(entry_path.child("operation"), operation, "must be `Apply` or `Update`"))
+            if not release.object_meta_1_36:
+                errs.append(invalid(entry_path.child("operation"), operation, "must be `Apply` or `Update`"))
+            elif not operation:
+                errs.append(required(entry_path.child("operation"), "must not be empty"))
+            else:
+                errs.append(not_supported(entry_path.child("operation"), operation, ("Apply", "Update")))
         fields_type = text(fields.get("fieldsType"))
         if fields_type and fields_type != "FieldsV1":
             errs.append(invalid(entry_path.child("fieldsType"), fields_type, "must be `FieldsV1`"))
-        errs += _validate_field_manager(text(fields.get("manager")), entry_path.child("manager"))
+        errs += _validate_field_manager(text(fields.get("manager")), entry_path.child("manager"), release)
         subresource = text(fields.get("subresource"))
         if byte_length(subresource) > MAX_SUBRESOURCE_NAME_LENGTH:
-            errs.append(too_long(entry_path.child("subresource"), subresource, MAX_SUBRESOURCE_NAME_LENGTH))
+            errs.append(
+                release_too_long(
+                    entry_path.child("subresource"), subresource, MAX_SUBRESOURCE_NAME_LENGTH, release=release
+                )
+            )
     return errs
 
 
-def _validate_field_manager(manager: str, path: FieldPath) -> ErrorList:
+def _validate_field_manager(manager: str, path: FieldPath, release: Release = KUBERNETES_1_30) -> ErrorList:
     """metav1 `ValidateFieldManager`: at most 128 bytes, one error per non-printable rune."""
     errs: ErrorList = []
     if byte_length(manager) > FIELD_MANAGER_MAX_LENGTH:
-        errs.append(too_long(path, manager, FIELD_MANAGER_MAX_LENGTH))
+        errs.append(release_too_long(path, manager, FIELD_MANAGER_MAX_LENGTH, release=release))
     if manager.isascii() and manager.isprintable():
         return errs  # ASCII: printable to Python (0x20-0x7E) is printable to Go, rune by rune
     position = 0  # Go ranges over a string by byte offset
@@ -370,7 +494,9 @@ def _go_is_print(char: str) -> bool:
 # --- update ------------------------------------------------------------------------------------
 
 
-def validate_object_meta_update(new_meta: Any, old_meta: Any, *, path: FieldPath = METADATA) -> ErrorList:
+def validate_object_meta_update(
+    new_meta: Any, old_meta: Any, *, path: FieldPath = METADATA, release: Release = KUBERNETES_1_30
+) -> ErrorList:
     """`corevalidation.ValidateObjectMetaUpdate(new, old, fldPath)`; callers re-run the create
     validation themselves where Go does."""
     new, old = mapping(new_meta), mapping(old_meta)
@@ -385,14 +511,19 @@ def validate_object_meta_update(new_meta: Any, old_meta: Any, *, path: FieldPath
         errs.append(
             invalid(path.child("resourceVersion"), resource_version, "must be specified for an update")
         )
+    if release.object_meta_1_36 and integer(new.get("generation")) < 0:
+        # 0.36+ checks the new generation like create does, before the decrement.
+        errs.append(invalid(path.child("generation"), integer(new.get("generation")), IS_NEGATIVE_MSG))
     if not _same_json(new.get("generation"), old.get("generation")):
         new_generation = integer(new.get("generation"))
         if new_generation < integer(old.get("generation")):
             errs.append(invalid(path.child("generation"), new_generation, "must not be decremented"))
-    errs += _validate_immutable_metadata(new, old, path)
-    errs += _validate_common_meta(new, path)
+    errs += _validate_immutable_metadata(new, old, path, release)
+    errs += _validate_common_meta(new, path, release)
     if not _are_valid_managed_fields(new.get("managedFields")):
-        errs += validate_managed_fields(new.get("managedFields"), path.child("managedFields"))
+        errs += validate_managed_fields(
+            new.get("managedFields"), path.child("managedFields"), release=release
+        )
     new_finalizers = _strings(new.get("finalizers"))
     if new_finalizers:
         errs += _validate_kube_finalizer_names(new_finalizers, path.child("finalizers"))
@@ -427,9 +558,10 @@ def _validate_no_new_finalizers(new: Sequence[str], old: Sequence[str], path: Fi
 
 
 def _validate_immutable_metadata(
-    new: Mapping[str, Any], old: Mapping[str, Any], path: FieldPath
+    new: Mapping[str, Any], old: Mapping[str, Any], path: FieldPath, release: Release = KUBERNETES_1_30
 ) -> ErrorList:
-    """The `ValidateImmutableField` calls (semantic equality; the bad value is the new value)."""
+    """The `ValidateImmutableField` calls (semantic equality; the bad value is the new value, printed
+    from apimachinery 0.34 on as JSON: the times in RFC 3339, a nil pointer as null)."""
     errs: ErrorList = []
     for key in ("name", "namespace", "uid"):
         if not _same_json(new.get(key), old.get(key)):
@@ -441,17 +573,23 @@ def _validate_immutable_metadata(
     if not _same_value(new.get("creationTimestamp"), old.get("creationTimestamp")):
         new_created = _read_time(new.get("creationTimestamp"))
         if new_created != _read_time(old.get("creationTimestamp")):
-            errs.append(invalid(path.child("creationTimestamp"), new_created.go_text(), FIELD_IMMUTABLE_MSG))
+            shown = new_created.json_text() if release.object_meta_1_36 else new_created.go_text()
+            errs.append(invalid(path.child("creationTimestamp"), shown, FIELD_IMMUTABLE_MSG))
     # deletionTimestamp is a *metav1.Time: nil differs from any time and prints as "null".
     if not _same_value(new.get("deletionTimestamp"), old.get("deletionTimestamp")):
         new_deleted = _read_optional_time(new.get("deletionTimestamp"))
         if new_deleted != _read_optional_time(old.get("deletionTimestamp")):
-            bad = None if new_deleted is None else new_deleted.go_text()
+            bad: Any = None if new_deleted is None else new_deleted.go_text()
+            if release.object_meta_1_36:
+                bad = GoText("null") if new_deleted is None else new_deleted.json_text()
             errs.append(invalid(path.child("deletionTimestamp"), bad, FIELD_IMMUTABLE_MSG))
     if not _same_json(new.get("deletionGracePeriodSeconds"), old.get("deletionGracePeriodSeconds")):
         new_grace = _read_optional_integer(new.get("deletionGracePeriodSeconds"))
         if new_grace != _read_optional_integer(old.get("deletionGracePeriodSeconds")):
-            errs.append(invalid(path.child("deletionGracePeriodSeconds"), new_grace, FIELD_IMMUTABLE_MSG))
+            shown_grace: Any = new_grace
+            if release.object_meta_1_36 and new_grace is None:
+                shown_grace = GoText("null")
+            errs.append(invalid(path.child("deletionGracePeriodSeconds"), shown_grace, FIELD_IMMUTABLE_MSG))
     return errs
 
 
@@ -484,6 +622,15 @@ class _Time:
     def go_text(self) -> GoText | str:
         """`time.Time.String()` in UTC: ``2006-01-02 15:04:05.999999999 +0000 UTC``."""
         return self.unparsed if self.unparsed is not None else GoText(str(self.instant))
+
+    def json_text(self) -> GoText | str:
+        """`metav1.Time.MarshalJSON`: the zero time is null, any other ``"2006-01-02T15:04:05Z"``
+        (whole seconds, UTC)."""
+        if self.unparsed is not None:
+            return self.unparsed
+        if self.instant == ZERO_TIME:
+            return GoText("null")
+        return GoText(go_json(self.instant.rfc3339_seconds()))
 
 
 def _read_time(value: Any) -> _Time:
@@ -539,12 +686,14 @@ _TEMPLATE_FORBIDDEN_FIELDS: Final[tuple[tuple[str, str, Callable[[Any], bool]], 
 )
 
 
-def validate_template_object_meta(meta: Any, path: FieldPath) -> ErrorList:
+def validate_template_object_meta(
+    meta: Any, path: FieldPath, *, release: Release = KUBERNETES_1_30
+) -> ErrorList:
     """`corevalidation.ValidateTemplateObjectMeta`: annotations, then labels, then every other
     ObjectMeta field that is set is Forbidden (`validateFieldAllowList`, "cannot be set")."""
     fields = mapping(meta)
-    errs = validate_annotations(fields.get("annotations"), path.child("annotations"))
-    errs += validate_labels(fields.get("labels"), path.child("labels"))
+    errs = validate_annotations(fields.get("annotations"), path.child("annotations"), release=release)
+    errs += validate_labels(fields.get("labels"), path.child("labels"), release=release)
     errs += [
         forbidden(path.child(go_name), "cannot be set")
         for key, go_name, is_set in _TEMPLATE_FORBIDDEN_FIELDS

@@ -10,7 +10,8 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final
 
-from webhook.field import ErrorList, FieldPath, invalid, required, too_long
+from webhook.field import ErrorList, FieldError, FieldPath, invalid, required, too_long, too_long_bytes
+from webhook.rules.release import KUBERNETES_1_30, Release
 
 DNS1123_LABEL_MAX_LENGTH: Final = 63
 DNS1123_SUBDOMAIN_MAX_LENGTH: Final = 253
@@ -52,8 +53,14 @@ LABEL_VALUE_MSG: Final = (
 EMPTY_MSG: Final = "must be non-empty"
 
 
-def max_len_msg(length: int) -> str:
-    return f"must be no more than {length} characters"
+def max_len_msg(length: int, *, unit: str = "characters") -> str:
+    """`MaxLenError`: `util/validation` counts "characters"; apimachinery's `validate/content`
+    (the label checks from 1.35 on, declarative validation) counts "bytes"."""
+    return f"must be no more than {length} {unit}"
+
+
+def _content_unit(release: Release) -> str:
+    return "bytes" if release.content_label_checks else "characters"
 
 
 def go_to_lower(value: str) -> str:
@@ -276,19 +283,32 @@ def is_dns1123_label(value: str) -> list[str]:
 
 
 def is_dns1123_subdomain(value: str) -> list[str]:
+    """`util/validation.IsDNS1123Subdomain` (lengths in characters in every release)."""
+    return _is_dns1123_subdomain(value, "characters")
+
+
+def is_dns1123_subdomain_content(value: str) -> list[str]:
+    """`validate/content.IsDNS1123Subdomain` (apimachinery 0.34+): the length in bytes."""
+    return _is_dns1123_subdomain(value, "bytes")
+
+
+def _is_dns1123_subdomain(value: str, unit: str) -> list[str]:
     if is_valid_dns1123_subdomain(value):
         return []
     errs = []
     if byte_length(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
-        errs.append(max_len_msg(DNS1123_SUBDOMAIN_MAX_LENGTH))
+        errs.append(max_len_msg(DNS1123_SUBDOMAIN_MAX_LENGTH, unit=unit))
     if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
         errs.append(DNS1123_SUBDOMAIN_MSG)
     return errs
 
 
-def is_qualified_name(value: str) -> list[str]:
+def is_qualified_name(value: str, *, release: Release = KUBERNETES_1_30) -> list[str]:
+    """`IsQualifiedName`; from 1.35 on `content.IsLabelKey`, which words two of its messages
+    differently (see `Release.content_label_checks`) and accepts the same names."""
     if _is_qualified_name_text(value, False):
         return []
+    unit = _content_unit(release)
     parts = value.split("/")
     if len(parts) == 1:
         name = parts[0]
@@ -299,10 +319,11 @@ def is_qualified_name(value: str) -> list[str]:
         if not prefix:
             errs.append("prefix part " + EMPTY_MSG)
         else:
-            errs.extend("prefix part " + msg for msg in is_dns1123_subdomain(prefix))
+            errs.extend("prefix part " + msg for msg in _is_dns1123_subdomain(prefix, unit))
     else:
+        intro = "a valid label key " if release.content_label_checks else "a qualified name "
         return [
-            "a qualified name "
+            intro
             + QUALIFIED_NAME_MSG
             + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
         ]
@@ -311,18 +332,19 @@ def is_qualified_name(value: str) -> list[str]:
     if not name:
         errs.append("name part " + EMPTY_MSG)
     elif byte_length(name) > QUALIFIED_NAME_MAX_LENGTH:
-        errs.append("name part " + max_len_msg(QUALIFIED_NAME_MAX_LENGTH))
+        errs.append("name part " + max_len_msg(QUALIFIED_NAME_MAX_LENGTH, unit=unit))
     if not _QUALIFIED_NAME_RE.fullmatch(name):
         errs.append("name part " + QUALIFIED_NAME_MSG)
     return errs
 
 
-def is_valid_label_value(value: str) -> list[str]:
+def is_valid_label_value(value: str, *, release: Release = KUBERNETES_1_30) -> list[str]:
+    """`IsValidLabelValue`; from 1.35 on `content.IsLabelValue` (the length in bytes)."""
     if _is_label_value_text(value):
         return []
     errs = []
     if byte_length(value) > LABEL_VALUE_MAX_LENGTH:
-        errs.append(max_len_msg(LABEL_VALUE_MAX_LENGTH))
+        errs.append(max_len_msg(LABEL_VALUE_MAX_LENGTH, unit=_content_unit(release)))
     if not _LABEL_VALUE_RE.fullmatch(value):
         errs.append(LABEL_VALUE_MSG)
     return errs
@@ -364,7 +386,7 @@ def validate_node_name(value: str, path: FieldPath) -> ErrorList:
     return validate_dns_subdomain(value, path)
 
 
-def validate_csi_driver_name(value: str, path: FieldPath) -> ErrorList:
+def validate_csi_driver_name(value: str, path: FieldPath, *, release: Release = KUBERNETES_1_30) -> ErrorList:
     """`ValidateCSIDriverName`, used for every driver name in resource.k8s.io.
 
     Empty gives Required *and* Invalid (the empty string also fails the regex); Go lower-cases the
@@ -377,6 +399,13 @@ def validate_csi_driver_name(value: str, path: FieldPath) -> ErrorList:
     if not value:
         errs.append(required(path, ""))
     if byte_length(value) > CSI_DRIVER_NAME_MAX_LENGTH:
-        errs.append(too_long(path, value, CSI_DRIVER_NAME_MAX_LENGTH))
+        errs.append(release_too_long(path, value, CSI_DRIVER_NAME_MAX_LENGTH, release=release))
     errs.extend(invalid(path, value, msg) for msg in is_dns1123_subdomain(go_to_lower(value)))
     return errs
+
+
+def release_too_long(path: FieldPath, value: str, max_length: int, *, release: Release) -> FieldError:
+    """`field.TooLong` as the release words it (`Release.too_long_may_not_be_more`)."""
+    if release.too_long_may_not_be_more:
+        return too_long_bytes(path, max_length)
+    return too_long(path, value, max_length)

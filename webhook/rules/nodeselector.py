@@ -12,7 +12,13 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from webhook.field import ErrorList, FieldPath, forbidden, invalid, required
-from webhook.rules.names import is_dns1123_subdomain, is_qualified_name, is_valid_dns1123_subdomain
+from webhook.rules.names import (
+    is_dns1123_subdomain,
+    is_qualified_name,
+    is_valid_dns1123_subdomain,
+    is_valid_label_value,
+)
+from webhook.rules.release import KUBERNETES_1_30, Release
 from webhook.rules.values import mapping, sequence, text
 
 __all__ = [
@@ -29,21 +35,23 @@ _UNSHOWN: Final = FieldPath()
 _FIELD_OPERATORS: Final = ("In", "NotIn")
 
 
-def validate_node_selector(selector: Any, path: FieldPath) -> ErrorList:
+def validate_node_selector(
+    selector: Any, path: FieldPath, *, release: Release = KUBERNETES_1_30
+) -> ErrorList:
     """`ValidateNodeSelector`: at least one term, then each term (an empty term is fine)."""
     terms = sequence(mapping(selector).get("nodeSelectorTerms"))
     terms_path = path.child("nodeSelectorTerms")
     if not terms:
         return [required(terms_path, "must have at least one node selector term")]
-    if _all_terms_valid(terms):
+    if _all_terms_valid(terms, release):
         return []
     errs: ErrorList = []
     for i, term in enumerate(terms):
-        errs += validate_node_selector_term(term, terms_path.index(i))
+        errs += validate_node_selector_term(term, terms_path.index(i), release=release)
     return errs
 
 
-def _all_terms_valid(terms: Sequence[Any]) -> bool:
+def _all_terms_valid(terms: Sequence[Any], release: Release) -> bool:
     """Whether every term is valid, without building the paths of the loop: each label requirement
     passes its own check (at a path that is never shown), and each field requirement selects
     `metadata.name` with `In` or `NotIn` and one value, a valid node name. Anything else answers
@@ -51,7 +59,7 @@ def _all_terms_valid(terms: Sequence[Any]) -> bool:
     for term in terms:
         fields = mapping(term)
         for requirement in sequence(fields.get("matchExpressions")):
-            if validate_node_selector_requirement(requirement, _UNSHOWN):
+            if validate_node_selector_requirement(requirement, _UNSHOWN, release=release):
                 return False
         for requirement in sequence(fields.get("matchFields")):
             if type(requirement) is not dict:
@@ -69,21 +77,27 @@ def _all_terms_valid(terms: Sequence[Any]) -> bool:
     return True
 
 
-def validate_node_selector_term(term: Any, path: FieldPath) -> ErrorList:
+def validate_node_selector_term(
+    term: Any, path: FieldPath, *, release: Release = KUBERNETES_1_30
+) -> ErrorList:
     """`ValidateNodeSelectorTerm`: every matchExpressions entry, then every matchFields entry."""
     fields = mapping(term)
     errs: ErrorList = []
     expressions_path = path.child("matchExpressions")
     for j, requirement in enumerate(sequence(fields.get("matchExpressions"))):
-        errs += validate_node_selector_requirement(requirement, expressions_path.index(j))
+        errs += validate_node_selector_requirement(requirement, expressions_path.index(j), release=release)
     match_fields_path = path.child("matchFields")
     for j, requirement in enumerate(sequence(fields.get("matchFields"))):
         errs += validate_node_field_selector_requirement(requirement, match_fields_path.index(j))
     return errs
 
 
-def validate_node_selector_requirement(requirement: Any, path: FieldPath) -> ErrorList:
-    """`ValidateNodeSelectorRequirement` (a label requirement)."""
+def validate_node_selector_requirement(
+    requirement: Any, path: FieldPath, *, release: Release = KUBERNETES_1_30
+) -> ErrorList:
+    """`ValidateNodeSelectorRequirement` (a label requirement); with
+    `Release.node_selector_label_values` the values must be label values
+    (`allowInvalidLabelValueInRequiredNodeAffinity` false)."""
     fields = mapping(requirement)
     operator, values = text(fields.get("operator")), sequence(fields.get("values"))
     errs: ErrorList = []
@@ -112,7 +126,15 @@ def validate_node_selector_requirement(requirement: Any, path: FieldPath) -> Err
             errs.append(invalid(path.child("operator"), operator, "not a valid selector operator"))
     # metav1 ValidateLabelName; the values are not checked in 1.30.
     key = text(fields.get("key"))
-    errs += [invalid(path.child("key"), key, msg) for msg in is_qualified_name(key)]
+    errs += [invalid(path.child("key"), key, msg) for msg in is_qualified_name(key, release=release)]
+    if release.node_selector_label_values:
+        values_path = path.child("values")
+        for k, value in enumerate(values):
+            shown = text(value)
+            errs += [
+                invalid(values_path.index(k), shown, msg)
+                for msg in is_valid_label_value(shown, release=release)
+            ]
     return errs
 
 

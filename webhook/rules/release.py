@@ -22,12 +22,33 @@ class Release:
 
     version: str  # "1.30": what offline output, the decision log and the docs call it
 
+    # `field.TooLong` (apimachinery): "must have at most N bytes" up to 1.31, "may not be more than
+    # N bytes" (value never shown) from 1.32 on.
+    too_long_may_not_be_more: bool = False
+    # Label keys and values are checked by apimachinery's `validate/content` package from 1.35 on
+    # (`IsQualifiedName = content.IsLabelKey`): lengths in bytes, a key with two slashes "a valid label
+    # key ...". Before, `util/validation`: lengths in characters, "a qualified name ...".
+    content_label_checks: bool = False
+    # ObjectMeta as apimachinery 0.36+ checks it: owner reference fields Required at their index,
+    # managed-field operations NotSupported, generation non-negative on update too, error values
+    # printed as JSON (`field.Error.ErrorBody`, 0.34+).
+    object_meta_1_36: bool = False
+    # NodeSelector label values in matchExpressions are validated (`ValidateNodeSelector(selector,
+    # allowInvalidLabelValueInRequiredNodeAffinity=false, ...)`, 1.31 on).
+    node_selector_label_values: bool = False
+
     def __str__(self) -> str:
         return f"Kubernetes {self.version}"
 
 
 KUBERNETES_1_30: Final = Release(version="1.30")
 KUBERNETES_1_31: Final = Release(version="1.31")
-KUBERNETES_1_37: Final = Release(version="1.37")
+KUBERNETES_1_37: Final = Release(
+    version="1.37",
+    too_long_may_not_be_more=True,
+    content_label_checks=True,
+    object_meta_1_36=True,
+    node_selector_label_values=True,
+)
 
 RELEASES: Final = (KUBERNETES_1_30, KUBERNETES_1_31, KUBERNETES_1_37)

@@ -1,0 +1,84 @@
+"""The corpus of Kubernetes 1.37's own validation tables for resource.k8s.io/v1 (`v1/*.json`), and how
+a case is run end to end through `webhook.review()`.
+
+One file per Go test function of `pkg/apis/resource/validation/validation_{deviceclass,
+resourceclaim,resourceclaimtemplate}_test.go` (1.37; the commit each was read from is in the file's
+`go_test`). Every Go case is there (`origin.go_case`), then variants of our own (`origin.variant`
+says which Go code the expectation comes from). The format is that of `claims/` (see
+`test_corpus_claims.py`): `operation`, `object`, `oldObject`, `expected` with `type`, `field` and
+`message` (null where Go prints a struct whose rendering is not known byte for byte).
+
+The expectations are the API server's answer, not the Go table's: the Go tables call the hand-written
+`Validate*` functions alone, while kube-apiserver 1.37 defaults the object first
+(`pkg/apis/resource/v1/defaults.go`) and merges the hand-written errors with the declarative ones
+(`webhook.rules.v1.lifecycle`): a covered hand-written error with an enforced twin is replaced by the
+twin, which comes after every hand-written error. `origin.go_expected` keeps the Go table's list
+where the two differ, and `origin.note` says why.
+
+Cases whose expectations need real CEL errors carry `"cel": true` and run in
+`test_corpus_v1_cel.py` (after the cel branch is merged); the others in `test_corpus_v1.py`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.corpus.envelope import GROUP, OPERATIONS, admission_review, expected_status_message
+from tests.corpus.test_corpus_claims import expand
+from webhook.admission import review
+
+CORPUS = Path(__file__).parent / "v1"
+VERSION = "v1"
+_uids = itertools.count(1)
+
+
+def corpus_files() -> list[Path]:
+    return sorted(CORPUS.glob("*.json"))
+
+
+def corpus_cases(*, cel: bool) -> Iterator[Any]:
+    for path in corpus_files():
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for entry in document["cases"]:
+            if bool(entry.get("cel")) != cel:
+                continue
+            origin = "go" if "go_case" in entry["origin"] else "variant"
+            yield pytest.param(entry, id=f"{path.stem}/{origin}:{entry['name']}")
+
+
+def check_answer(entry: Mapping[str, Any]) -> None:
+    """Review the case's AdmissionReview and compare the answer with the case's expectation."""
+    document = admission_review(entry, uid=f"corpus-v1-{next(_uids)}", expand=expand, version=VERSION)
+    answer = review(document)
+    response = answer["response"]
+    assert response["uid"] == document["request"]["uid"]
+    assert response.get("warnings", []) == entry.get("warnings", [])
+
+    expected = entry["expected"]
+    if not expected:
+        assert response["allowed"] is True, json.dumps(response.get("status"), indent=1)[:4000]
+        return
+    assert response["allowed"] is False, entry["name"]
+    status = response["status"]
+    assert (status["code"], status["reason"]) == (422, "Invalid"), status
+    obj = document["request"]["object"]
+    kind, name = obj["kind"], (obj.get("metadata") or {}).get("name", "")
+    assert (status["details"]["group"], status["details"]["kind"]) == (GROUP, kind)
+    causes = status["details"]["causes"]
+    assert [(cause["reason"], cause["field"]) for cause in causes] == [
+        (error["type"], error["field"]) for error in expected
+    ], json.dumps(causes, indent=1)[:6000]
+    for cause, error in zip(causes, expected, strict=True):
+        if error["message"] is not None:
+            assert cause["message"] == error["message"], cause["field"]
+    if all(error["message"] is not None for error in expected):
+        assert status["message"] == expected_status_message(kind, name, expected)
+
+
+__all__ = ["OPERATIONS", "check_answer", "corpus_cases", "corpus_files"]

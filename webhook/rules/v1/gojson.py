@@ -1,0 +1,197 @@
+"""How Go's encoding/json writes a resource.k8s.io/v1 value that an error shows.
+
+From apimachinery 0.34 on, `field.Error.ErrorBody` prints a bad value that is not a plain string
+or number with `json.Marshal`. Declarative validation reports a duplicate list item with the
+whole item (`validate.ValSliceUnique`), so the message holds the item as Go re-encodes the typed
+struct: fields in declaration order, `omitempty` fields left out when empty, the others written
+even when absent from the request (a nil slice or pointer as null), map keys sorted.
+
+The shapes below are the types of `k8s.io/api/resource/v1` (types.go, 1.37) that such messages
+show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from webhook.field import GoText, go_json
+from webhook.gotime import ZERO_TIME, parse_rfc3339
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar:
+    """A string, integer or bool held by value; `zero` is what absent and null decode to."""
+
+    zero: str | int | bool
+
+
+@dataclass(frozen=True, slots=True)
+class Pointer:
+    """A pointer: nil when absent or null."""
+
+    to: Shape
+
+
+@dataclass(frozen=True, slots=True)
+class Slice:
+    """A slice: nil when absent or null, written as null then (without omitempty)."""
+
+    of: Shape
+
+
+@dataclass(frozen=True, slots=True)
+class StringMap:
+    """A map with string keys (written sorted by key)."""
+
+    of: Shape
+
+
+@dataclass(frozen=True, slots=True)
+class Struct:
+    """A struct: (JSON name, shape, omitempty) in declaration order."""
+
+    fields: tuple[tuple[str, Shape, bool], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Raw:
+    """`runtime.RawExtension`: the JSON as is (compacted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Time:
+    """`metav1.Time`: RFC 3339 in whole seconds, null for the zero time."""
+
+
+Shape = Scalar | Pointer | Slice | StringMap | Struct | Raw | Time
+
+STRING: Final = Scalar("")
+INT: Final = Scalar(0)
+BOOL: Final = Scalar(False)
+# resource.Quantity marshals as its canonical string; the request's text is kept here.
+QUANTITY: Final = STRING
+
+_CEL_DEVICE_SELECTOR: Final = Struct((("expression", STRING, False),))
+_DEVICE_SELECTOR: Final = Struct((("cel", Pointer(_CEL_DEVICE_SELECTOR), True),))
+_DEVICE_TOLERATION: Final = Struct(
+    (
+        ("key", STRING, True),
+        ("operator", STRING, True),
+        ("value", STRING, True),
+        ("effect", STRING, True),
+        ("tolerationSeconds", Pointer(INT), True),
+    )
+)
+_CAPACITY_REQUIREMENTS: Final = Struct((("requests", StringMap(QUANTITY), True),))
+EXACT_DEVICE_REQUEST: Final = Struct(
+    (
+        ("deviceClassName", STRING, False),
+        ("selectors", Slice(_DEVICE_SELECTOR), True),
+        ("allocationMode", STRING, True),
+        ("count", INT, True),
+        ("adminAccess", Pointer(BOOL), True),
+        ("tolerations", Slice(_DEVICE_TOLERATION), True),
+        ("capacity", Pointer(_CAPACITY_REQUIREMENTS), True),
+    )
+)
+DEVICE_SUB_REQUEST: Final = Struct(
+    (
+        ("name", STRING, False),
+        ("deviceClassName", STRING, False),
+        ("selectors", Slice(_DEVICE_SELECTOR), True),
+        ("allocationMode", STRING, True),
+        ("count", INT, True),
+        ("tolerations", Slice(_DEVICE_TOLERATION), True),
+        ("capacity", Pointer(_CAPACITY_REQUIREMENTS), True),
+    )
+)
+DEVICE_REQUEST: Final = Struct(
+    (
+        ("name", STRING, False),
+        ("exactly", Pointer(EXACT_DEVICE_REQUEST), True),
+        ("firstAvailable", Slice(DEVICE_SUB_REQUEST), True),
+    )
+)
+RESOURCE_CLAIM_CONSUMER_REFERENCE: Final = Struct(
+    (
+        ("apiGroup", STRING, True),
+        ("resource", STRING, False),
+        ("name", STRING, False),
+        ("uid", STRING, False),
+    )
+)
+_CONDITION: Final = Struct(
+    (
+        ("type", STRING, False),
+        ("status", STRING, False),
+        ("observedGeneration", INT, True),
+        ("lastTransitionTime", Time(), False),
+        ("reason", STRING, False),
+        ("message", STRING, False),
+    )
+)
+_NETWORK_DEVICE_DATA: Final = Struct(
+    (
+        ("interfaceName", STRING, True),
+        ("ips", Slice(STRING), True),
+        ("hardwareAddress", STRING, True),
+    )
+)
+ALLOCATED_DEVICE_STATUS: Final = Struct(
+    (
+        ("driver", STRING, False),
+        ("pool", STRING, False),
+        ("device", STRING, False),
+        ("shareID", Pointer(STRING), True),
+        ("conditions", Slice(_CONDITION), False),
+        ("data", Pointer(Raw()), True),
+        ("networkData", Pointer(_NETWORK_DEVICE_DATA), True),
+    )
+)
+
+
+def go_encoded(value: Any, shape: Shape) -> GoText:
+    """The bad value `json.Marshal` prints for `value` (decoded JSON) of the Go type `shape`."""
+    return GoText(go_json(_encode(value, shape)))
+
+
+def _encode(value: Any, shape: Shape) -> Any:
+    if isinstance(shape, Scalar):
+        return value if type(value) is type(shape.zero) else shape.zero
+    if isinstance(shape, Pointer):
+        return None if value is None else _encode(value, shape.to)
+    if isinstance(shape, Slice):
+        return [_encode(item, shape.of) for item in value] if isinstance(value, list) else None
+    if isinstance(shape, StringMap):
+        if not isinstance(value, Mapping):
+            return None
+        return {str(key): _encode(value[key], shape.of) for key in sorted(value)}
+    if isinstance(shape, Raw):
+        return value
+    if isinstance(shape, Time):
+        instant = parse_rfc3339(value) if isinstance(value, str) else None
+        return None if instant is None or instant == ZERO_TIME else instant.rfc3339_seconds()
+    fields = value if isinstance(value, Mapping) else {}
+    encoded: dict[str, Any] = {}
+    for name, field_shape, omitempty in shape.fields:
+        item = _encode(fields.get(name), field_shape)
+        if omitempty and _is_empty(item, field_shape):
+            continue
+        encoded[name] = item
+    return encoded
+
+
+def _is_empty(encoded: Any, shape: Shape) -> bool:
+    """encoding/json's `isEmptyValue`: false, 0, "", nil pointers and empty slices and maps; a struct
+    held by value is never empty."""
+    if isinstance(shape, Struct):
+        return False
+    if encoded is None:
+        return True
+    if isinstance(shape, Scalar):
+        return bool(encoded == shape.zero)
+    if isinstance(shape, (Slice, StringMap)):
+        return len(encoded) == 0
+    return False

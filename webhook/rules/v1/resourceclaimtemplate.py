@@ -1,0 +1,65 @@
+"""ResourceClaimTemplate (resource.k8s.io/v1): create and update, as kube-apiserver 1.37.
+
+Hand-written (`pkg/apis/resource/validation/validation.go`, 1.37): `ValidateResourceClaimTemplate`
+on create -- ObjectMeta, then `spec.metadata` (`ValidateTemplateObjectMeta`: labels and annotations
+only) and the claim spec at `spec.spec`; `ValidateResourceClaimTemplateUpdate` on update --
+ObjectMetaUpdate and the whole spec immutable, nothing else ("On update, we only check for
+immutability"). Merged with `Validate_ResourceClaimTemplate` (`webhook.rules.v1.declared`), which
+still validates what changed in `spec.spec` on an update. The template has no status.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from webhook.field import ROOT, ErrorList, GoText, go_json, invalid
+from webhook.rules import meta
+from webhook.rules.equality import semantic_equal
+from webhook.rules.kinds import KindRules, Obj
+from webhook.rules.v1 import RELEASE, declared, resource_v1, shapes
+from webhook.rules.v1.claimspec import validate_claim_spec
+from webhook.rules.v1.defaults import defaulted_claim_spec
+from webhook.rules.v1.lifecycle import merge_validations
+from webhook.rules.values import mapping
+
+_SPEC = ROOT.child("spec")
+
+
+def defaulted_template(template: Obj) -> dict[str, Any]:
+    """The template as the v1 defaulters leave it (its claim spec's requests)."""
+    defaulted = dict(template)
+    spec = template.get("spec")
+    if isinstance(spec, dict) and "spec" in spec:
+        defaulted["spec"] = {**spec, "spec": defaulted_claim_spec(spec["spec"])}
+    return defaulted
+
+
+def validate_claim_template(template: Obj) -> ErrorList:
+    """Create: `ValidateResourceClaimTemplate` merged with `Validate_ResourceClaimTemplate`."""
+    template = defaulted_template(template)
+    spec = mapping(template.get("spec"))
+    handwritten = meta.validate_object_meta(template.get("metadata"), namespaced=True, release=RELEASE)
+    handwritten += meta.validate_template_object_meta(
+        spec.get("metadata"), _SPEC.child("metadata"), release=RELEASE
+    )
+    handwritten += validate_claim_spec(mapping(spec.get("spec")), _SPEC.child("spec"))
+    return merge_validations(handwritten, declared.validate_resource_claim_template(template, None))
+
+
+def validate_claim_template_update(new: Obj, old: Obj) -> ErrorList:
+    """Update: `ValidateResourceClaimTemplateUpdate` merged with `Validate_ResourceClaimTemplate`."""
+    new, old = defaulted_template(new), defaulted_template(old)
+    handwritten = meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
+    if not semantic_equal(new.get("spec"), old.get("spec"), shapes.RESOURCE_CLAIM_TEMPLATE_SPEC):
+        # The value, the internal ResourceClaimTemplateSpec, is printed here as its v1 JSON.
+        handwritten.append(invalid(_SPEC, GoText(go_json(new.get("spec"))), meta.FIELD_IMMUTABLE_MSG))
+    return merge_validations(handwritten, declared.validate_resource_claim_template(new, old))
+
+
+RESOURCE_CLAIM_TEMPLATE: Final = KindRules(
+    gvk=resource_v1("ResourceClaimTemplate"),
+    resource="resourceclaimtemplates",
+    namespaced=True,
+    validate_create=validate_claim_template,
+    validate_update=validate_claim_template_update,
+)
