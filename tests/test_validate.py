@@ -244,6 +244,38 @@ def test_a_json_syntax_error_has_its_line_and_column() -> None:
     assert str(read.error) == "x.json:3:7: invalid JSON: Expecting value"
 
 
+@pytest.mark.parametrize(
+    ("text", "data", "duplicates"),
+    [
+        (
+            "a: 1\nb: {c: 1, c: 2}\nl:\n- {x: 1, x: 2}\na: 3\n",
+            {"a": 3, "b": {"c": 2}, "l": [{"x": 2}]},
+            ("b.c", "l[0].x", "a"),
+        ),
+        ("y: 1\ntrue: 2\n", {"true": 2}, ("true",)),  # two spellings of one key, as go-yaml v2 reads them
+        ("base: &b {x: 1}\nd: {<<: *b, x: 2}\n", {"base": {"x": 1}, "d": {"x": 2}}, ()),  # a merge overridden
+        ("d: {<<: {x: 1}, x: 2, x: 3}\n", {"d": {"x": 3}}, ("d.x",)),
+    ],
+)
+def test_yaml_documents_name_the_fields_they_give_twice_and_keep_the_last(
+    text: str, data: Any, duplicates: tuple[str, ...]
+) -> None:
+    # sigs.k8s.io/json's strict decoding words: keys joined by dots, list indexes in brackets, in the
+    # order the decoder meets the second occurrence.
+    [document] = read_documents("t.yaml", text.encode()).documents
+    assert (document.data, document.duplicates) == (data, duplicates)
+
+
+def test_json_documents_name_the_fields_they_give_twice_when_asked() -> None:
+    content = b'{"a": 1, "b": {"c": 1, "c": 2}}\n{"d": [{"e": 1, "e": 2}]}\n'
+    read = read_documents("t.json", content, find_duplicates=True)
+    assert [(document.data, document.duplicates) for document in read.documents] == [
+        ({"a": 1, "b": {"c": 2}}, ("b.c",)),
+        ({"d": [{"e": 2}]}, ("d[0].e",)),
+    ]
+    assert [document.duplicates for document in read_documents("t.json", content).documents] == [(), ()]
+
+
 # --- objects: Lists flattened -------------------------------------------------------------------------------
 
 

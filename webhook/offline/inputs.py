@@ -46,15 +46,19 @@ _BYTE_ORDER_MARK: Final = b"\xef\xbb\xbf"
 _LEADING_SPACE: Final = re.compile(rb"\s*")
 
 
-def read_documents(source: str, content: bytes) -> ReadResult:
-    """Decode a JSON or YAML stream into documents, as kubectl's YAML-or-JSON decoder would."""
+def read_documents(source: str, content: bytes, *, find_duplicates: bool = False) -> ReadResult:
+    """Decode a JSON or YAML stream into documents, as kubectl's YAML-or-JSON decoder would. YAML
+    documents always name the fields they give twice; JSON documents do with `find_duplicates`."""
     start = _LEADING_SPACE.match(
         content, len(_BYTE_ORDER_MARK) if content.startswith(_BYTE_ORDER_MARK) else 0
     )
     offset = start.end() if start else 0
     if content[offset : offset + 1] == b"{":
         return read_json(
-            source, content.removeprefix(_BYTE_ORDER_MARK), first_line=1 + content.count(b"\n", 0, offset)
+            source,
+            content.removeprefix(_BYTE_ORDER_MARK),
+            first_line=1 + content.count(b"\n", 0, offset),
+            find_duplicates=find_duplicates,
         )
     return read_yaml(source, content)
 
