@@ -7,6 +7,9 @@ this file. Skipped when the collection is not beside the project.
   judged (none skipped).
 * A file marked as a fixture with placeholder values, a published mistake, a pre-release shape or a
   design prototype is not accepted: some resource.k8s.io object in it is invalid or not judged.
+* A kind no Kubernetes release serves under its apiVersion (the v1alpha2 design prototypes'
+  DeviceClass, ResourcePool, DevicePool and Pod; the round-trip fixtures' `kind: Status`) is refused as
+  kubectl refuses it: `no matches for kind "X" in version "resource.k8s.io/Y"`, every such document.
 
 The collection is read from ``../shared/realworld`` beside the project root, or from the directory
 ``DRA_WEBHOOK_REALWORLD`` names (a git worktree elsewhere).
@@ -17,6 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +29,7 @@ import pytest
 from webhook.admission import Judge
 from webhook.offline.manifest_judge import ManifestJudge, ObjectResult, ValidateOptions
 from webhook.registry import REGISTRY
+from webhook.served import no_kind_match, served_kind
 
 REALWORLD = Path(
     os.environ.get("DRA_WEBHOOK_REALWORLD")
@@ -104,3 +109,37 @@ def test_published_mistakes_fixtures_and_prototypes_are_not_accepted(version: st
         if results and all(result.status == "valid" for result in results):
             accepted.append(f"{entry['file']} ({entry['presumed_valid']})")
     assert accepted == []
+
+
+def never_served(api_version: str, kind: str) -> bool:
+    group, _, version = api_version.rpartition("/")
+    return group == GROUP and served_kind(version, kind) is None
+
+
+# The files whose documents name kinds no release serves: the design prototypes of
+# kubernetes-sigs/wg-device-management filed as v1alpha2, and the kubernetes/api fixtures of kind Status.
+NEVER_SERVED_FILES: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "v1alpha2 design prototypes": lambda entry: (
+        entry["dir"] == "v1alpha2" and entry["presumed_valid"] == "NO (design prototype)"
+    ),
+    "kind: Status fixtures": lambda entry: "Status" in entry["dra_kinds"],
+}
+
+
+@pytest.mark.parametrize("files", sorted(NEVER_SERVED_FILES))
+def test_kinds_no_release_serves_are_refused_with_kubectls_no_matches_for_kind(files: str) -> None:
+    entries = [entry for entry in index() if NEVER_SERVED_FILES[files](entry)]
+    expected = [
+        (entry["file"], document["apiVersion"], document["kind"])
+        for entry in entries
+        for document in entry["docs"]
+        if never_served(document["apiVersion"], document["kind"])
+    ]
+    assert expected, f"no document of the {files} names a kind no release serves"
+    refused = [
+        (entry["file"], result.api_version, result.kind)
+        for entry in entries
+        for result in dra_results(entry)
+        if result.status == "invalid" and result.message == no_kind_match(result.api_version, result.kind)
+    ]
+    assert sorted(refused) == sorted(expected)
