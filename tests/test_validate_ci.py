@@ -523,3 +523,16 @@ def test_a_syntax_error_is_still_unreadable_input(tmp_path: Path, capsys: pytest
         out
         == f"{root}/deploy/broken.yaml:1:5: invalid YAML: mapping values are not allowed in this context\n"
     )
+
+
+def test_exclude_applies_to_directories_named_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = repository(tmp_path)
+    code, out, _ = validate(
+        ["--exclude", "charts", "--summary", str(root / "charts"), str(root / "deploy")], capsys
+    )
+    assert (code, out) == (
+        0,
+        "Summary: 2 objects in 2 files: 1 valid, 0 invalid, 0 not validated, 1 skipped, 0 errors\n",
+    )

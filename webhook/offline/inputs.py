@@ -110,6 +110,8 @@ def expand_paths(
     path_filter = path_filter or PathFilter()
     expanded: list[str] = []
     for path in paths:
+        if path != STDIN and path_filter.excludes(path):
+            continue
         if path != STDIN and os.path.isdir(path):
             for root, directories, files in os.walk(path):
                 directories[:] = sorted(
@@ -122,7 +124,7 @@ def expand_paths(
                     for name in sorted(files)
                     if not name.startswith(".") and path_filter.walks_to(os.path.join(root, name), suffixes)
                 )
-        elif path == STDIN or not path_filter.excludes(path):
+        else:
             expanded.append(path)
     return expanded
 
