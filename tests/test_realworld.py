@@ -7,6 +7,9 @@ this file. Skipped when the collection is not beside the project.
   judged (none skipped).
 * A file marked as a fixture with placeholder values, a published mistake, a pre-release shape or a
   design prototype is not accepted: some resource.k8s.io object in it is invalid or not judged.
+* A kind no Kubernetes release serves under its apiVersion (the v1alpha2 design prototypes'
+  DeviceClass, ResourcePool, DevicePool and Pod; the round-trip fixtures' `kind: Status`) is refused as
+  kubectl refuses it: `no matches for kind "X" in version "resource.k8s.io/Y"`, every such document.
 
 The collection is read from ``../shared/realworld`` beside the project root, or from the directory
 ``DRA_WEBHOOK_REALWORLD`` names (a git worktree elsewhere).
@@ -17,6 +20,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +29,7 @@ import pytest
 from webhook.admission import Judge
 from webhook.offline.manifest_judge import ManifestJudge, ObjectResult, ValidateOptions
 from webhook.registry import REGISTRY
+from webhook.served import no_kind_match, served_kind
 
 REALWORLD = Path(
     os.environ.get("DRA_WEBHOOK_REALWORLD")
@@ -70,15 +75,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
             "openshift-psap__composite-dra-driver__backup__poseidon__resourceslices.yaml",
         )
     },
-    # Documents that are not Kubernetes objects (a CI workflow; a Pod written `apiversion`) beside
-    # valid DRA objects: offline validation of a repository reports them apart (issue 22).
-    "v1/justin-oleary__cxl-dra-driver__.github__workflows__ci.yaml": "pending: non-Kubernetes documents",
-    "v1/intel__intel-resource-drivers-for-kubernetes__deployments__gpu__examples__pod-inline-aligned-gpus.yaml": (
-        "pending: non-Kubernetes documents"
-    ),
-    "v1/intel__intel-resource-drivers-for-kubernetes__deployments__gpu__intel-xpumanager__gpu-monitor-claim.yaml": (
-        "pending: unknown fields are errors offline"
-    ),
     # 1.37's v1alpha3 kinds, judged as 1.37: their rules are being written (issue 17).
     "v1alpha3/kubernetes__kubernetes__test__e2e__dra__test-driver__deploy__example__devicetaintrule.yaml": (
         "pending: v1alpha3 DeviceTaintRule judged as 1.37"
@@ -87,18 +83,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     + "dra__templates__devicetaintrule.yaml": "pending: v1alpha3 DeviceTaintRule judged as 1.37",
     "v1alpha3/kubernetes__kubernetes__test__e2e__dra__test-driver__deploy__example__resourcepoolstatusrequest.yaml": (
         "pending: v1alpha3 ResourcePoolStatusRequest judged as 1.37"
-    ),
-    # Mistakes made of unknown fields (`adminAccess` on `devices`, a nested `device:` block): a
-    # warning today, an error once offline validation is strict like kubectl (issue 22).
-    "v1alpha3/intel__intel-resource-drivers-for-kubernetes__deployments__gaudi__examples__monitor-pod-inline.yaml": (
-        "pending: unknown fields are errors offline"
-    ),
-    "v1alpha3/intel__intel-resource-drivers-for-kubernetes__deployments__gpu__examples__monitor-pod-inline.yaml": (
-        "pending: unknown fields are errors offline"
-    ),
-    SCHEDULER_PERF + "config__dra__resourceclaimtemplate.yaml": "pending: unknown fields are errors offline",
-    SCHEDULER_PERF + "config__dra__resourceclaimtemplate-structured.b51d68bb.yaml": (
-        "pending: unknown fields are errors offline"
     ),
 }
 
@@ -185,3 +169,37 @@ def test_each_known_difference_still_holds(file: str) -> None:
     assert accepted(entry) is not marked_valid, (
         f"{file} now agrees with INDEX.md: drop it from KNOWN_DIFFERENCES"
     )
+
+
+def never_served(api_version: str, kind: str) -> bool:
+    group, _, version = api_version.rpartition("/")
+    return group == GROUP and served_kind(version, kind) is None
+
+
+# The files whose documents name kinds no release serves: the design prototypes of
+# kubernetes-sigs/wg-device-management filed as v1alpha2, and the kubernetes/api fixtures of kind Status.
+NEVER_SERVED_FILES: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "v1alpha2 design prototypes": lambda entry: (
+        entry["dir"] == "v1alpha2" and entry["presumed_valid"] == "NO (design prototype)"
+    ),
+    "kind: Status fixtures": lambda entry: "Status" in entry["dra_kinds"],
+}
+
+
+@pytest.mark.parametrize("files", sorted(NEVER_SERVED_FILES))
+def test_kinds_no_release_serves_are_refused_with_kubectls_no_matches_for_kind(files: str) -> None:
+    entries = [entry for entry in index() if NEVER_SERVED_FILES[files](entry)]
+    expected = [
+        (entry["file"], document["apiVersion"], document["kind"])
+        for entry in entries
+        for document in entry["docs"]
+        if never_served(document["apiVersion"], document["kind"])
+    ]
+    assert expected, f"no document of the {files} names a kind no release serves"
+    refused = [
+        (entry["file"], result.api_version, result.kind)
+        for entry in entries
+        for result in dra_results(entry)
+        if result.status == "invalid" and result.message == no_kind_match(result.api_version, result.kind)
+    ]
+    assert sorted(refused) == sorted(expected)

@@ -442,3 +442,29 @@ def test_jobs_keep_the_input_order(capsys: pytest.CaptureFixture[str]) -> None:
     parallel = review(["-o", "json", "-j", "2", str(REVIEWS), str(SUITE), str(UNMET)], capsys)
     assert parallel == serial
     assert serial[0] == 1
+
+
+def test_a_suites_object_gets_what_the_api_server_fills_in_before_validation(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    generated = {**resource_claim("gpu"), "metadata": {"generateName": "gpu-"}}
+    bare = {key: value for key, value in resource_claim("gpu").items() if key != "metadata"}
+    suite = write_suite(
+        tmp_path,
+        [
+            {"name": "a generated name", "object": generated},
+            {
+                "name": "no metadata: only the name is missing",
+                "object": bare,
+                "expect": {
+                    "causes_exact": True,
+                    "causes": [{"field": "metadata.name", "reason": "FieldValueRequired"}],
+                },
+            },
+        ],
+    )
+    code, out, _ = review([str(suite)], capsys)
+    assert (code, out.splitlines()) == (
+        0,
+        ["PASS a generated name", "PASS no metadata: only the name is missing"],
+    )

@@ -19,6 +19,7 @@ from webhook.cli import main
 from webhook.offline import (
     Document,
     ManifestObject,
+    NotAnObject,
     Progress,
     ValidateRun,
     go_yaml_float_key,
@@ -244,6 +245,38 @@ def test_a_json_syntax_error_has_its_line_and_column() -> None:
     assert str(read.error) == "x.json:3:7: invalid JSON: Expecting value"
 
 
+@pytest.mark.parametrize(
+    ("text", "data", "duplicates"),
+    [
+        (
+            "a: 1\nb: {c: 1, c: 2}\nl:\n- {x: 1, x: 2}\na: 3\n",
+            {"a": 3, "b": {"c": 2}, "l": [{"x": 2}]},
+            ("b.c", "l[0].x", "a"),
+        ),
+        ("y: 1\ntrue: 2\n", {"true": 2}, ("true",)),  # two spellings of one key, as go-yaml v2 reads them
+        ("base: &b {x: 1}\nd: {<<: *b, x: 2}\n", {"base": {"x": 1}, "d": {"x": 2}}, ()),  # a merge overridden
+        ("d: {<<: {x: 1}, x: 2, x: 3}\n", {"d": {"x": 3}}, ("d.x",)),
+    ],
+)
+def test_yaml_documents_name_the_fields_they_give_twice_and_keep_the_last(
+    text: str, data: Any, duplicates: tuple[str, ...]
+) -> None:
+    # sigs.k8s.io/json's strict decoding words: keys joined by dots, list indexes in brackets, in the
+    # order the decoder meets the second occurrence.
+    [document] = read_documents("t.yaml", text.encode()).documents
+    assert (document.data, document.duplicates) == (data, duplicates)
+
+
+def test_json_documents_name_the_fields_they_give_twice_when_asked() -> None:
+    content = b'{"a": 1, "b": {"c": 1, "c": 2}}\n{"d": [{"e": 1, "e": 2}]}\n'
+    read = read_documents("t.json", content, find_duplicates=True)
+    assert [(document.data, document.duplicates) for document in read.documents] == [
+        ({"a": 1, "b": {"c": 2}}, ("b.c",)),
+        ({"d": [{"e": 2}]}, ("d[0].e",)),
+    ]
+    assert [document.duplicates for document in read_documents("t.json", content).documents] == [(), ()]
+
+
 # --- objects: Lists flattened -------------------------------------------------------------------------------
 
 
@@ -272,16 +305,38 @@ def test_nested_lists_are_flattened_and_bad_items_are_unreadable() -> None:
 
 
 @pytest.mark.parametrize(
-    ("data", "problem"),
+    ("data", "reason"),
     [
-        ({"kind": "ResourceClaim"}, "apiVersion not set"),
-        ({"metadata": {"name": "x"}}, "apiVersion not set, kind not set"),
-        ([claim()], "expected an object, got a list"),
-        ({"apiVersion": "v1", "kind": "List", "items": {"a": 1}}, "items of List must be a list"),
+        ({"metadata": {"name": "x"}}, "not a Kubernetes object (no apiVersion, no kind)"),
+        ({"apiVersion": "v2", "name": "chart"}, "not a Kubernetes object (no kind)"),  # a Helm Chart.yaml
+        ({"kind": "Deployment"}, "not a Kubernetes object (no apiVersion)"),
+        ({"apiVersion": 2, "kind": "x"}, "not a Kubernetes object (apiVersion and kind not strings)"),
+        ([{"hosts": "all"}], "a list, not a Kubernetes object"),  # an Ansible playbook
+        ("text", "a str, not a Kubernetes object"),
     ],
 )
-def test_documents_that_are_not_objects_are_unreadable(data: Any, problem: str) -> None:
-    assert [str(item) for item in objects_of(Document("m.yaml", 2, data))] == [f"m.yaml:2: {problem}"]
+def test_documents_that_are_no_kubernetes_objects_are_said_to_be_none(data: Any, reason: str) -> None:
+    assert list(objects_of(Document("m.yaml", 2, data))) == [NotAnObject("m.yaml", 2, reason)]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"kind": "ResourceClaim"},
+        {"apiVersion": "resource.k8s.io/v1alpha2"},
+        {"apiVersion": "resource.k8s.io"},
+    ],
+)
+def test_a_document_meant_for_the_group_is_an_object_even_with_a_piece_missing(data: Any) -> None:
+    [item] = objects_of(Document("m.yaml", 2, data))
+    assert isinstance(item, ManifestObject) and item.obj == data
+
+
+def test_a_list_whose_items_are_not_a_list_is_unreadable() -> None:
+    data = {"apiVersion": "v1", "kind": "List", "items": {"a": 1}}
+    assert [str(item) for item in objects_of(Document("m.yaml", 2, data))] == [
+        "m.yaml:2: items of List must be a list"
+    ]
 
 
 def test_empty_documents_are_no_objects() -> None:
@@ -353,7 +408,7 @@ def test_verbose_text_lists_every_object_and_the_summary_counts_them(
         f'{CLAIMS}: ResourceClaim.resource.k8s.io "gpu" is valid{JUDGED_AS_1_30}',
         f"{CLAIMS}: {BAD_MODE}{JUDGED_AS_1_30}",
         f"{CLAIMS}: Deployment default/web skipped: apps/v1, Kind=Deployment is not a resource.k8s.io object",
-        "Summary: 3 objects in 1 file: 1 valid, 1 invalid, 1 skipped, 0 errors",
+        "Summary: 3 objects in 1 file: 1 valid, 1 invalid, 0 not validated, 1 skipped, 0 errors",
     ]
 
 
@@ -380,36 +435,27 @@ def test_a_directory_is_walked_in_name_order_skipping_hidden_and_foreign_files(
         "objects": 8,
         "valid": 4,
         "invalid": 2,
+        "notValidated": 0,
         "skipped": 2,
         "errors": 0,
     }
 
 
-def test_objects_of_other_groups_are_skipped_but_strict_fails_them(
-    capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize("strict", [[], ["--strict"]])
+def test_objects_of_other_groups_are_skipped_with_or_without_strict(
+    strict: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = validate([str(MANIFESTS / "more" / "lists.yaml"), "--strict"], capsys)
+    # --strict is --validate=strict (kubeconform's -strict), the default: other groups stay skipped.
+    code, out, _ = validate([str(MANIFESTS / "more" / "lists.yaml"), "-v", *strict], capsys)
     assert code == 1
-    assert out.splitlines() == [
-        f"{MANIFESTS / 'more' / 'lists.yaml'}: ConfigMap default/settings: v1, Kind=ConfigMap is not a "
-        "resource.k8s.io object (--strict)",
+    assert (
+        f"{MANIFESTS / 'more' / 'lists.yaml'}: ConfigMap default/settings skipped: v1, Kind=ConfigMap is not a "
+        "resource.k8s.io object"
+    ) in out.splitlines()
+    assert (
         f'{MANIFESTS / "more" / "lists.yaml"}: ResourceClaim.resource.k8s.io "typed-bad" is invalid: '
-        f'spec.resourceClassName: Invalid value: "Not_A_Class": {SUBDOMAIN}{JUDGED_AS_1_30}',
-    ]
-
-
-def test_an_unknown_version_of_the_group_is_skipped_as_not_validated(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # resource.k8s.io/v1alpha1: Kubernetes 1.26's, which no release the webhook judges as serves.
-    manifest = tmp_path / "v1alpha1.yaml"
-    manifest.write_text("apiVersion: resource.k8s.io/v1alpha1\nkind: ResourceClass\nmetadata: {name: gpu}\n")
-    code, out, _ = validate(["-v", str(manifest)], capsys)
-    assert code == 0
-    assert out == (
-        f"{manifest}: ResourceClass gpu skipped: resource.k8s.io/v1alpha1, Kind=ResourceClass is not validated "
-        "by dra-webhook\n"
-    )
+        f'spec.resourceClassName: Invalid value: "Not_A_Class": {SUBDOMAIN}{JUDGED_AS_1_30}'
+    ) in out.splitlines()
 
 
 def test_a_yaml_syntax_error_exits_2_with_file_and_line_after_judging_what_came_before(
@@ -438,16 +484,15 @@ def test_stdin_is_read_with_a_dash(
     assert out == f"<stdin>: {BAD_MODE}{JUDGED_AS_1_30}\n"
 
 
-def test_warnings_are_printed_with_the_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_warnings_name_the_file_and_the_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     manifest = tmp_path / "claim.yaml"
     manifest.write_text(
         "apiVersion: resource.k8s.io/v1alpha2\nkind: ResourceClaim\n"
         "metadata: {name: gpu, namespace: default}\nspec: {resourceClassName: gpu.example.com, colour: red}\n"
     )
-    code, out, _ = validate([str(manifest)], capsys)
+    code, out, _ = validate(["--validate=warn", str(manifest)], capsys)
     assert code == 0
-    assert out.startswith(f"{manifest}: Warning: ")
-    assert "spec.colour" in out
+    assert out == f'{manifest}: ResourceClaim default/gpu: Warning: unknown field "spec.colour"\n'
 
 
 def test_yaml_1_1_booleans_reach_the_rules_as_kubectl_sends_them(
@@ -598,7 +643,7 @@ def test_tap_has_a_line_per_object_and_the_plan_at_the_end(capsys: pytest.Captur
     assert lines[block_end + 1 :] == [
         f"ok 3 - {CLAIMS} Deployment default/web # SKIP apps/v1, Kind=Deployment is not a resource.k8s.io object",
         "1..3",
-        "# Summary: 3 objects in 1 file: 1 valid, 1 invalid, 1 skipped, 0 errors",
+        "# Summary: 3 objects in 1 file: 1 valid, 1 invalid, 0 not validated, 1 skipped, 0 errors",
     ]
 
 
@@ -627,7 +672,7 @@ def test_json_reports_causes_and_the_summary_goes_to_stderr_when_asked(
             }
         ],
     }
-    assert err == "Summary: 3 objects in 1 file: 1 valid, 1 invalid, 1 skipped, 0 errors\n"
+    assert err == "Summary: 3 objects in 1 file: 1 valid, 1 invalid, 0 not validated, 1 skipped, 0 errors\n"
 
 
 # --- several processes and progress -------------------------------------------------------------------------

@@ -13,7 +13,9 @@ flag of `serve` can also be set by a `DRA_WEBHOOK_<FLAG>` environment variable.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -47,11 +49,32 @@ EXIT_UNREADABLE: Final = 2
 Runner = Callable[[argparse.Namespace], int]
 
 
+# A command whose reader went away (`dra-webhook validate dir -v | head`) stops quietly with the
+# status a shell reports for a process that SIGPIPE ended: 128 + 13.
+EXIT_CLOSED_PIPE: Final = 128 + signal.SIGPIPE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     runner: Runner = args.run
-    return runner(args)
+    try:
+        return runner(args)
+    except BrokenPipeError:
+        return _closed_pipe()
+
+
+def _closed_pipe() -> int:
+    """stdout's reader is gone: nothing more can be said there, and Python's own flush at exit must
+    not print a traceback about it either (stdout now writes to /dev/null)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor behind sys.stdout (a test's capture)
+        pass
+    finally:
+        os.close(devnull)
+    return EXIT_CLOSED_PIPE
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -455,6 +478,7 @@ def _add_review(subcommands: Any) -> None:
     )
     review.add_argument("--compact", action="store_true", help="one answer per line instead of indented JSON")
     _add_offline_run_flags(review)
+    _add_color_flag(review)
     _add_policy_flags(review)
     review.set_defaults(run=_run_review)
 
@@ -470,9 +494,14 @@ def _run_review(args: argparse.Namespace) -> int:
         compact=args.compact,
         summary=args.summary,
         jobs=_jobs(args.jobs),
+        style=_style(args.color),
     )
     exit_code = run_review(
-        run, out=sys.stdout, err=sys.stderr, read_stdin=_read_stdin, progress=_progress_stream()
+        run,
+        out=sys.stdout,
+        err=sys.stderr,
+        read_stdin=functools.partial(_read_stdin, "AdmissionReviews or review suites"),
+        progress=_progress_stream(),
     )
     sys.stdout.flush()
     return exit_code
@@ -486,9 +515,13 @@ def _add_validate(subcommands: Any) -> None:
         "validate",
         help="validate manifests offline, as CREATE or as UPDATE against --old objects",
         description="Judge every resource.k8s.io object of YAML or JSON manifests (files, "
-        "directories, or - for stdin; multi-document; Lists expanded) as the API server and this "
-        "webhook would. Objects of other groups are skipped. Exit 0: all valid; 1: any invalid; "
-        "2: unreadable input.",
+        "directories, or - for stdin; multi-document; Lists expanded) as kubectl, the API server and "
+        "this webhook would. A resource.k8s.io kind or apiVersion that no Kubernetes release from 1.27 "
+        "to 1.37 serves fails as kubectl fails it (no matches for kind); a served kind the webhook does "
+        "not validate fails unless --ignore-missing-schemas; unknown and duplicate fields fail as "
+        "kubectl's default --validate=strict fails them. Objects of other groups, documents that are "
+        "no Kubernetes objects and templates without resource.k8s.io are skipped and counted. Exit 0: "
+        "all valid; 1: any invalid or not validated; 2: unreadable input (docs/offline.md).",
     )
     validate.add_argument(
         "paths", nargs="+", metavar="PATH", help="manifest files or directories; - is stdin"
@@ -508,7 +541,51 @@ def _add_validate(subcommands: Any) -> None:
         help="judge the updates as updates of this subresource (needs --old)",
     )
     validate.add_argument(
-        "--strict", action="store_true", help="objects this webhook does not validate are failures"
+        "--validate",
+        dest="field_validation",
+        type=_field_validation,
+        default="strict",
+        metavar="MODE",
+        help="kubectl's --validate: strict (or true, the default): unknown and duplicate fields fail "
+        "the object as the API server's strict decoding fails it; warn: they are warnings; ignore (or "
+        "false): they are dropped",
+    )
+    validate.add_argument(
+        "--strict",
+        dest="field_validation",
+        action="store_const",
+        const="strict",
+        help="the same as --validate=strict (kubeconform's -strict), the default",
+    )
+    validate.add_argument(
+        "--ignore-missing-schemas",
+        action="store_true",
+        help="skip resource.k8s.io objects of served kinds this webhook does not validate instead of "
+        "failing them (kubeconform's -ignore-missing-schemas)",
+    )
+    validate.add_argument(
+        "--skip-kinds",
+        action="append",
+        default=[],
+        metavar="LIST",
+        help="comma-separated kinds (DeviceTaintRule) or apiVersion/kind "
+        "(resource.k8s.io/v1alpha3/DeviceTaintRule) to skip (kubeconform's -skip; repeatable)",
+    )
+    validate.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="read only the files of a directory walk that match (instead of *.yaml, *.yml, *.json; "
+        "repeatable); matched against the path and every trailing part of it",
+    )
+    validate.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="leave out matching files and directories, walked or named (e.g. 'charts/*/templates', "
+        "'*.values.yaml'; repeatable)",
     )
     validate.add_argument(
         "-n",
@@ -523,12 +600,23 @@ def _add_validate(subcommands: Any) -> None:
         "-v", "--verbose", action="store_true", help="text output: also list valid and skipped objects"
     )
     _add_offline_run_flags(validate)
+    _add_color_flag(validate)
     _add_policy_flags(validate)
     validate.set_defaults(run=_run_validate)
 
 
+def _field_validation(text: str) -> str:
+    """kubectl's --validate values: strict (true), warn, ignore (false)."""
+    value = {"true": "strict", "false": "ignore"}.get(text.lower(), text.lower())
+    if value not in ("strict", "warn", "ignore"):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: must be one of strict (or true), warn, ignore (or false)"
+        )
+    return value
+
+
 def _run_validate(args: argparse.Namespace) -> int:
-    from webhook.offline import ValidateOptions, ValidateRun, run_validate
+    from webhook.offline import PathFilter, ValidateOptions, ValidateRun, run_validate
 
     run = ValidateRun(
         inputs=tuple(args.paths),
@@ -536,16 +624,26 @@ def _run_validate(args: argparse.Namespace) -> int:
         options=ValidateOptions(
             policy=_policy_from(args),
             subresource=args.subresource,
-            strict=args.strict,
             namespace=args.namespace,
+            field_validation=args.field_validation,
+            ignore_missing_schemas=args.ignore_missing_schemas,
+            skip_kinds=frozenset(
+                kind.strip() for kinds in args.skip_kinds for kind in kinds.split(",") if kind.strip()
+            ),
         ),
         output=args.output,
         summary=args.summary,
         verbose=args.verbose,
         jobs=_jobs(args.jobs),
+        paths=PathFilter(include=tuple(args.include), exclude=tuple(args.exclude)),
+        style=_style(args.color),
     )
     exit_code = run_validate(
-        run, out=sys.stdout, err=sys.stderr, read_stdin=_read_stdin, progress=_progress_stream()
+        run,
+        out=sys.stdout,
+        err=sys.stderr,
+        read_stdin=functools.partial(_read_stdin, "Kubernetes manifests"),
+        progress=_progress_stream(),
     )
     sys.stdout.flush()
     return exit_code
@@ -567,7 +665,30 @@ def _jobs(jobs: int) -> int:
     return jobs if jobs > 0 else os.cpu_count() or 1
 
 
-def _read_stdin() -> bytes:
+def _add_color_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--color",
+        choices=["auto", "always", "never"],
+        default="auto",
+        help="the pretty text form (marks and colour): auto: on a terminal, unless NO_COLOR is set "
+        "(FORCE_COLOR turns it on)",
+    )
+
+
+def _style(color: str) -> Any:
+    from webhook.offline.reports import style_for
+
+    return style_for(color, terminal=sys.stdout.isatty(), environ=os.environ)
+
+
+def _read_stdin(what: str) -> bytes:
+    """stdin, read once; on a terminal, first a word on stderr of what is awaited there."""
+    if sys.stdin.isatty():
+        print(
+            f"dra-webhook: reading {what} from stdin; end with Ctrl-D (or give files or directories as "
+            "arguments, see --help)",
+            file=sys.stderr,
+        )
     return sys.stdin.buffer.read()
 
 

@@ -1,7 +1,8 @@
 """What the API server does to an object before validation that a client does not.
 
 A namespaced object without a namespace gets the request's (`-n`, default "default") and a
-cluster-scoped one loses its namespace (registry/rest/meta.go). An update is given what
+cluster-scoped one loses its namespace (registry/rest/meta.go). A create with `generateName` and no
+name gets a generated name (registry/rest/create.go `BeforeCreate`). An update is given what
 `BeforeUpdate` (registry/rest/update.go) and an unconditional update take from the stored object:
 resourceVersion, generation, uid, creationTimestamp, deletionTimestamp and
 deletionGracePeriodSeconds, so a manifest without them is not denied for "field is immutable".
@@ -30,8 +31,13 @@ def effective_namespace(namespace: str, rules: KindRules | None, request_namespa
 def in_request_namespace(obj: dict[str, Any], rules: KindRules, request_namespace: str) -> dict[str, Any]:
     """The object as BeforeCreate and BeforeUpdate leave it (apiserver registry/rest/meta.go
     `EnsureObjectNamespaceMatchesRequestNamespace`): a namespaced object without a namespace gets
-    the request's (kubectl's current namespace), a cluster-scoped object loses any namespace."""
+    the request's (kubectl's current namespace), a cluster-scoped object loses any namespace. An
+    object with no `metadata` (or `metadata: null`) decodes to an empty ObjectMeta, which gets the
+    namespace as well."""
     metadata = obj.get("metadata")
+    if metadata is None:
+        metadata = {}
+        obj = {**obj, "metadata": metadata}
     if not isinstance(metadata, dict):
         return obj  # the structural check reports it
     namespace = metadata.get("namespace")
@@ -40,6 +46,32 @@ def in_request_namespace(obj: dict[str, Any], rules: KindRules, request_namespac
     if not rules.namespaced and "namespace" in metadata:
         return {**obj, "metadata": {key: value for key, value in metadata.items() if key != "namespace"}}
     return obj
+
+
+# apiserver pkg/storage/names/generate.go: `generateName` is cut to 63 - 5 characters and 5 random
+# characters of utilrand's alphabet ("bcdfghjklmnpqrstvwxz2456789") are appended. Offline the suffix
+# is always "xxxxx", so that a verdict and its message do not change from one run to the next.
+MAX_GENERATED_NAME_LENGTH: Final = 63 - 5
+GENERATED_NAME_SUFFIX: Final = "xxxxx"
+
+
+def generated_name(generate_name: str) -> str:
+    """The name the API server gives an object created with `generateName` and no name (the
+    suffix deterministic, see `GENERATED_NAME_SUFFIX`)."""
+    return generate_name[:MAX_GENERATED_NAME_LENGTH] + GENERATED_NAME_SUFFIX
+
+
+def server_filled_create(obj: dict[str, Any], rules: KindRules, request_namespace: str) -> dict[str, Any]:
+    """The object of a create as the API server validates it: in the request namespace
+    (`in_request_namespace`), and named when it asks for a generated name (`BeforeCreate`:
+    `generateName` set and `name` empty)."""
+    filled = in_request_namespace(obj, rules, request_namespace)
+    metadata = filled.get("metadata")
+    if isinstance(metadata, dict) and not metadata.get("name"):
+        generate_name = metadata.get("generateName")
+        if isinstance(generate_name, str) and generate_name:
+            filled = {**filled, "metadata": {**metadata, "name": generated_name(generate_name)}}
+    return filled
 
 
 STORED_RESOURCE_VERSION: Final = "1"

@@ -41,11 +41,14 @@ def location(source: str, line: int = 0, column: int = 0) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """One decoded document of a file and the 1-based line it starts on."""
+    """One decoded document of a file, the 1-based line it starts on, and the paths of the fields it
+    gives twice (``spec.foo``, ``items[0].metadata.name``: sigs.k8s.io/json's words for them), of
+    which `data` holds the last, as every decoder kubectl and the API server use keeps it."""
 
     source: str
     line: int
     data: Any
+    duplicates: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,11 @@ class ReadResult:
     documents: list[Document]
     error: UnreadableInput | None = None
     syntax: Literal["json", "yaml"] = "yaml"
+
+
+def field_path(parent: str, key: str) -> str:
+    """sigs.k8s.io/json's strict field path: keys joined by dots, list indexes in brackets."""
+    return f"{parent}.{key}" if parent else key
 
 
 INT64_MIN: Final = -(2**63)

@@ -26,6 +26,7 @@ from webhook.offline.documents import (
     Document,
     ReadResult,
     UnreadableInput,
+    field_path,
     sent_number,
 )
 
@@ -140,12 +141,30 @@ _YamlBase: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 class KubeYamlLoader(_YamlBase):  # type: ignore[misc]
     """PyYAML's (C) safe loader, resolving plain scalars as go-yaml v2. `_construct_fast` builds the
-    documents; the constructors registered here serve only explicitly tagged scalars."""
+    documents; the constructors registered here serve only explicitly tagged scalars.
+
+    `duplicated` collects, while a document is built, the mappings that give a key twice, with the
+    key and where it is given again: `_duplicate_paths` turns them into field paths."""
+
+    def __init__(self, stream: Any) -> None:
+        super().__init__(stream)
+        self.duplicated: list[tuple[yaml.MappingNode, str, int]] = []
+        # id(mapping node) -> how many of its pairs a merge (`<<`) put first; for the document read.
+        self.merged_pairs: dict[int, int] = {}
 
     def resolve(self, kind: Any, value: str, implicit: tuple[bool, bool]) -> str:
         if kind is yaml.ScalarNode and implicit[0]:
             return _YAML_MERGE_TAG if value == "<<" else _YAML_PLAIN_TAG
         return str(super().resolve(kind, value, implicit))
+
+    def flatten_mapping(self, node: yaml.MappingNode) -> None:
+        """PyYAML's merge (`<<`): the merged pairs go first, the mapping's own pairs after them, and
+        how many were merged is kept in `merged_pairs` (a key given by a merge and again by the
+        mapping itself is an override, not a duplicate)."""
+        own = node.value  # PyYAML removes the merge keys from this list, then prepends what they merge
+        super().flatten_mapping(node)
+        if node.value is not own:
+            self.merged_pairs[id(node)] = len(node.value) - len(own)
 
 
 def _construct_tagged(construct: Callable[[Any, Any], Any]) -> Callable[[KubeYamlLoader, yaml.Node], Any]:
@@ -194,7 +213,11 @@ def read_yaml(source: str, content: bytes) -> ReadResult:
     try:
         while loader.check_node():
             node = loader.get_node()
-            documents.append(Document(source, node.start_mark.line + 1, _construct_fast(loader, node)))
+            data = _construct_fast(loader, node)
+            duplicates = _duplicate_paths(node, loader.duplicated) if loader.duplicated else ()
+            loader.duplicated.clear()
+            loader.merged_pairs.clear()
+            documents.append(Document(source, node.start_mark.line + 1, data, duplicates))
     except yaml.MarkedYAMLError as error:
         return ReadResult(documents, _yaml_problem(source, error))
     except yaml.YAMLError as error:
@@ -228,14 +251,13 @@ def _node_value(loader: KubeYamlLoader, node: yaml.Node) -> Any:
     if isinstance(node, yaml.MappingNode):  # a !!set is a map with null values, as go-yaml v2 decodes it
         loader.flatten_mapping(node)
         obj: dict[str, Any] = {}
+        repeated = False
         for key_node, value_node in node.value:
-            if key_node.tag == _YAML_PLAIN_TAG:
-                key = go_yaml_plain_scalar(key_node.value)
-            elif key_node.tag == _YAML_STR_TAG:
-                key = key_node.value
-            else:
-                key = _node_value(loader, key_node)
-            obj[_go_map_key(key, key_node)] = _node_value(loader, value_node)
+            key = _map_key(loader, key_node)
+            repeated = repeated or key in obj
+            obj[key] = _node_value(loader, value_node)
+        if repeated:  # rare: find which keys the mapping itself gives twice
+            loader.duplicated.extend((node, key, at) for key, at in _own_duplicate_keys(loader, node))
         return obj
     if isinstance(node, yaml.SequenceNode):  # !!omap and !!pairs too: a list of one-key maps
         return [_node_value(loader, item) for item in node.value]
@@ -246,6 +268,69 @@ def _node_value(loader: KubeYamlLoader, node: yaml.Node) -> Any:
     # Other scalar tags (!!int, !!binary, ...) go to the loader's constructors; one that does not
     # fit a scalar (`!!map x`) raises a marked ConstructorError: unreadable input, with its line.
     return loader.construct_object(node, deep=True)
+
+
+def _map_key(loader: KubeYamlLoader, key_node: yaml.Node) -> str:
+    """A mapping key as sigs.k8s.io/yaml hands it on: go-yaml's value, made a JSON object key."""
+    if key_node.tag == _YAML_PLAIN_TAG:
+        key = go_yaml_plain_scalar(key_node.value)
+    elif key_node.tag == _YAML_STR_TAG:
+        key = key_node.value
+    else:
+        key = _node_value(loader, key_node)
+    return _go_map_key(key, key_node)
+
+
+def _own_duplicate_keys(loader: KubeYamlLoader, node: yaml.MappingNode) -> list[tuple[str, int]]:
+    """The keys a mapping gives twice among its own pairs (after the merged ones, which it may
+    override), each with the offset in the stream where it is given again."""
+    seen: set[str] = set()
+    duplicates: list[tuple[str, int]] = []
+    for key_node, _ in node.value[loader.merged_pairs.get(id(node), 0) :]:
+        key = _map_key(loader, key_node)
+        if key in seen:
+            duplicates.append((key, key_node.start_mark.index))
+        seen.add(key)
+    return duplicates
+
+
+def _duplicate_paths(root: yaml.Node, duplicated: list[tuple[yaml.MappingNode, str, int]]) -> tuple[str, ...]:
+    """The field paths of the duplicated keys of one document (`spec.foo`, `items[0].metadata.name`),
+    each once, in the order the decoder meets them (where each is given again); found by walking the
+    document's nodes from the root, a mapping reached through several aliases named by its first path."""
+    wanted: dict[int, list[tuple[str, int]]] = {}
+    for mapping_node, key, at in duplicated:
+        wanted.setdefault(id(mapping_node), []).append((key, at))
+    paths: dict[str, int] = {}
+    visited: set[int] = set()
+    stack: list[tuple[yaml.Node, str]] = [(root, "")]
+    while stack:
+        node, path = stack.pop()
+        if id(node) in visited:
+            continue
+        visited.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for key, at in wanted.get(id(node), ()):
+                paths.setdefault(field_path(path, key), at)
+            children = [
+                (value_node, field_path(path, _scalar_key_text(key_node)))
+                for key_node, value_node in node.value
+            ]
+            stack.extend(reversed(children))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed([(item, f"{path}[{index}]") for index, item in enumerate(node.value)]))
+    return tuple(sorted(paths, key=paths.__getitem__))
+
+
+def _scalar_key_text(key_node: yaml.Node) -> str:
+    """A key's text for a path: its go-yaml value as a string when it is a scalar."""
+    if key_node.tag == _YAML_PLAIN_TAG:
+        value = go_yaml_plain_scalar(key_node.value)
+        try:
+            return _go_map_key(value, key_node)
+        except yaml.YAMLError:
+            return str(key_node.value)
+    return str(key_node.value) if isinstance(key_node, yaml.ScalarNode) else "?"
 
 
 def _yaml_problem(source: str, error: yaml.MarkedYAMLError) -> UnreadableInput:

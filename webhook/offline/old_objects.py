@@ -11,7 +11,7 @@ from webhook.admission import Judge
 from webhook.offline.apiserver import DEFAULT_NAMESPACE, effective_namespace, in_request_namespace
 from webhook.offline.documents import UnreadableInput
 from webhook.offline.inputs import MANIFEST_SUFFIXES, display_name, expand_paths, read_documents, read_input
-from webhook.offline.objects import ManifestObject, objects_of
+from webhook.offline.objects import ManifestObject, NotAnObject, objects_of
 from webhook.rules.kinds import KindRules
 
 ObjectKey = tuple[str, str, str, str]  # group, kind, namespace, name
@@ -57,6 +57,8 @@ def load_old_objects(
             for item in objects_of(document):
                 if isinstance(item, UnreadableInput):
                     problems.append(item)
+                elif isinstance(item, NotAnObject):
+                    continue  # an old version is looked for among objects only
                 else:
                     rules = judge.registry.get(item.gvk)
                     obj = (

@@ -1,4 +1,5 @@
-"""The progress line of a long run on a terminal."""
+"""The progress line of a long run on a terminal: on stderr, only when stderr is a terminal, and
+taken off before any result line is written (results and progress share the terminal)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,13 @@ class Progress:
         self.stream.flush()
         self.shown_at, self.shown = now, True
 
-    def finish(self) -> None:
+    def clear(self) -> None:
+        """Take the line off the terminal, before a result is written there (the next `advance`
+        may show it again)."""
         if self.stream is not None and self.shown:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
+            self.shown = False
+
+    def finish(self) -> None:
+        self.clear()

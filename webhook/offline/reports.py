@@ -1,5 +1,10 @@
 """What a run reports and how: the tally behind the summary line and the exit code, and the text,
-JSON, TAP and JUnit formats, fed the same cases by both commands."""
+JSON, TAP and JUnit formats, fed the same cases by both commands.
+
+The text form is plain, line by line, when it goes to a pipe or a file (what scripts and the docs
+read); on a terminal it is the pretty form: each line starts with a coloured mark (✔ valid or
+passed, ✖ invalid, failed or unreadable, ⚠ a warning, • skipped) and the summary is bold. `Style`
+says which, from `--color` and the `NO_COLOR` / `FORCE_COLOR` conventions."""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, Protocol, TextIO
+from typing import Any, ClassVar, Final, Literal, Protocol, TextIO
 
 import orjson
 import yaml
@@ -24,18 +29,21 @@ class Tally:
     files: int = 0
     valid: int = 0
     invalid: int = 0
+    not_validated: int = 0
     skipped: int = 0
     errors: int = 0
 
     @property
     def objects(self) -> int:
-        return self.valid + self.invalid + self.skipped
+        return self.valid + self.invalid + self.not_validated + self.skipped
 
     def add(self, status: str) -> None:
         if status in ("valid", "pass"):
             self.valid += 1
         elif status in ("invalid", "fail"):
             self.invalid += 1
+        elif status == "not-validated":
+            self.not_validated += 1
         elif status == "skipped":
             self.skipped += 1
         else:
@@ -45,7 +53,7 @@ class Tally:
     def exit_code(self) -> int:
         if self.errors:
             return EXIT_UNREADABLE
-        return EXIT_FAILED if self.invalid else EXIT_OK
+        return EXIT_FAILED if self.invalid or self.not_validated else EXIT_OK
 
 
 def counted(number: int, noun: str) -> str:
@@ -63,9 +71,59 @@ class Case:
     details: tuple[str, ...] = ()  # lines: the causes of a denial, where an error was found
 
 
+Mark = Literal["ok", "fail", "warn", "skip"]
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the text form, and what it says (the mark of the pretty form)."""
+
+    mark: Mark
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How the text form looks: plain, or pretty (marks and ANSI colour)."""
+
+    pretty: bool = False
+
+    _MARKS: ClassVar[Mapping[str, tuple[str, str]]] = {
+        "ok": ("\N{HEAVY CHECK MARK}", "\x1b[32m"),
+        "fail": ("\N{HEAVY MULTIPLICATION X}", "\x1b[31m"),
+        "warn": ("\N{WARNING SIGN}", "\x1b[33m"),
+        "skip": ("\N{BULLET}", "\x1b[2m"),
+    }
+    _RESET: ClassVar[str] = "\x1b[0m"
+
+    def line(self, line: Line) -> str:
+        if not self.pretty:
+            return line.text
+        symbol, colour = self._MARKS[line.mark]
+        return f"{colour}{symbol}{self._RESET} {line.text}"
+
+    def summary(self, text: str) -> str:
+        return f"\x1b[1m{text}{self._RESET}" if self.pretty else text
+
+
+PLAIN: Final = Style()
+
+
+def style_for(color: str, *, terminal: bool, environ: Mapping[str, str]) -> Style:
+    """The style of a run: `--color always|never|auto`; auto is pretty on a terminal unless NO_COLOR
+    is set to anything (no-color.org), and pretty anywhere when FORCE_COLOR is set (other than 0)."""
+    if color == "always":
+        return Style(pretty=True)
+    if color == "never" or environ.get("NO_COLOR"):
+        return PLAIN
+    if environ.get("FORCE_COLOR", "0") not in ("", "0"):
+        return Style(pretty=True)
+    return Style(pretty=terminal)
+
+
 class Report(Protocol):
     def add(
-        self, cases: Sequence[Case], items: Sequence[Mapping[str, Any]], lines: Sequence[str]
+        self, cases: Sequence[Case], items: Sequence[Mapping[str, Any]], lines: Sequence[Line]
     ) -> None: ...
 
     def finish(self, summary: Mapping[str, int], summary_line: str) -> None: ...
@@ -74,17 +132,18 @@ class Report(Protocol):
 class TextReport:
     """Lines as they come (`claim.yaml: ResourceClaim.resource.k8s.io "x" is invalid: ...`)."""
 
-    def __init__(self, out: TextIO, *, summary: bool) -> None:
+    def __init__(self, out: TextIO, *, summary: bool, style: Style = PLAIN) -> None:
         self.out = out
         self.summary = summary
+        self.style = style
 
-    def add(self, cases: Sequence[Case], items: Sequence[Mapping[str, Any]], lines: Sequence[str]) -> None:
+    def add(self, cases: Sequence[Case], items: Sequence[Mapping[str, Any]], lines: Sequence[Line]) -> None:
         for line in lines:
-            self.out.write(line + "\n")
+            self.out.write(self.style.line(line) + "\n")
 
     def finish(self, summary: Mapping[str, int], summary_line: str) -> None:
         if self.summary:
-            self.out.write(summary_line + "\n")
+            self.out.write(self.style.summary(summary_line) + "\n")
 
 
 class JsonReport:
@@ -94,7 +153,7 @@ class JsonReport:
         self.out = out
         self.items: list[Mapping[str, Any]] = []
 
-    def add(self, cases: Sequence[Case], items: Sequence[Mapping[str, Any]], lines: Sequence[str]) -> None:
+    def add(self, cases: Sequence[Case], items: Sequence[Mapping[str, Any]], lines: Sequence[Line]) -> None:
         self.items.extend(items)
 
     def finish(self, summary: Mapping[str, int], summary_line: str) -> None:
@@ -110,7 +169,7 @@ class TapReport:
         self.count = 0
         self.out.write("TAP version 13\n")
 
-    def add(self, cases: Sequence[Case], items: Sequence[Mapping[str, Any]], lines: Sequence[str]) -> None:
+    def add(self, cases: Sequence[Case], items: Sequence[Mapping[str, Any]], lines: Sequence[Line]) -> None:
         for case in cases:
             self.count += 1
             title = " ".join(f"{case.suite} {case.name}".split()).replace("#", "\\#")
@@ -139,7 +198,7 @@ class JUnitReport:
         self.title = title
         self.suites: dict[str, list[Case]] = {}
 
-    def add(self, cases: Sequence[Case], items: Sequence[Mapping[str, Any]], lines: Sequence[str]) -> None:
+    def add(self, cases: Sequence[Case], items: Sequence[Mapping[str, Any]], lines: Sequence[Line]) -> None:
         for case in cases:
             self.suites.setdefault(case.suite, []).append(case)
 
@@ -184,11 +243,11 @@ def _xml_safe(text: str) -> str:
     return _XML_FORBIDDEN.sub("\ufffd", text)
 
 
-def make_report(output: str, out: TextIO, *, summary: bool, title: str) -> Report:
+def make_report(output: str, out: TextIO, *, summary: bool, title: str, style: Style = PLAIN) -> Report:
     if output == "json":
         return JsonReport(out)
     if output == "junit":
         return JUnitReport(out, title=title)
     if output == "tap":
         return TapReport(out)
-    return TextReport(out, summary=summary)
+    return TextReport(out, summary=summary, style=style)

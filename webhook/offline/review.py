@@ -22,7 +22,17 @@ from webhook.offline.inputs import (
     read_stdin_once,
 )
 from webhook.offline.progress import Progress
-from webhook.offline.reports import EXIT_UNREADABLE, Case, Report, Tally, counted, make_report
+from webhook.offline.reports import (
+    EXIT_UNREADABLE,
+    PLAIN,
+    Case,
+    Line,
+    Report,
+    Style,
+    Tally,
+    counted,
+    make_report,
+)
 from webhook.offline.review_judge import JudgedReview, ReviewJudge
 from webhook.offline.workers import judge_in_order
 from webhook.rules.values import mapping, text
@@ -134,6 +144,7 @@ class ReviewRun:
     compact: bool = False
     summary: bool = False
     jobs: int = 1
+    style: Style = PLAIN  # the text form: plain, or pretty on a terminal
 
 
 def run_review(
@@ -169,7 +180,7 @@ def run_review(
     report: Report | None = (
         None
         if output in (None, "answers")
-        else make_report(output, out, summary=run.summary, title="dra-webhook review")
+        else make_report(output, out, summary=run.summary, title="dra-webhook review", style=run.style)
     )
     pending: list[ReviewOutcome] = []  # the default output decides answers-or-text on the first suite
     try:
@@ -179,23 +190,25 @@ def run_review(
             jobs=run.jobs,
             build_worker_judge=functools.partial(ReviewJudge.build, run.policy),
         ):
-            meter.advance(len(judged_reviews))
             tally.files += 1
             outcomes = [evaluate(judged, rules, used) for judged in judged_reviews]
             for outcome in outcomes:
                 tally.add(outcome.status)
+            meter.clear()  # no result is ever written after a progress line on the same terminal
             if output is None:
                 pending.extend(outcomes)
                 if rules or any(outcome.judged.from_suite for outcome in outcomes):
                     output = "text"
-                    report = make_report(output, out, summary=run.summary, title="dra-webhook review")
+                    report = make_report(
+                        output, out, summary=run.summary, title="dra-webhook review", style=run.style
+                    )
                     _add_outcomes(report, pending)
                     pending = []
-                continue
-            if report is None:
+            elif report is None:
                 answers.add(outcomes)
             else:
                 _add_outcomes(report, outcomes)
+            meter.advance(len(judged_reviews))
     finally:
         meter.finish()
     if pending:
@@ -223,7 +236,7 @@ def _add_outcomes(report: Report, outcomes: Sequence[ReviewOutcome]) -> None:
     report.add(
         [outcome.case() for outcome in outcomes],
         [outcome.as_json() for outcome in outcomes],
-        [outcome.line() for outcome in outcomes],
+        [Line("ok" if outcome.status == "pass" else "fail", outcome.line()) for outcome in outcomes],
     )
 
 

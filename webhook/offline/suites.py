@@ -10,11 +10,16 @@ from pathlib import Path
 from typing import Any, Final
 
 from webhook.admission import review_document
-from webhook.offline.apiserver import DEFAULT_NAMESPACE, in_request_namespace, server_filled_update
+from webhook.offline.apiserver import (
+    DEFAULT_NAMESPACE,
+    in_request_namespace,
+    server_filled_create,
+    server_filled_update,
+)
 from webhook.offline.documents import UnreadableInput
 from webhook.offline.expectations import ALLOWED, Expectation, SuiteError, parse_expectation, typed_field
 from webhook.offline.inputs import STDIN_NAME, no_stdin, read_documents, read_input
-from webhook.offline.objects import expand_objects
+from webhook.offline.objects import NotAnObject, expand_objects
 from webhook.rules.kinds import GroupVersionKind, KindRules
 from webhook.rules.values import text
 
@@ -101,9 +106,11 @@ def _review_of_object(test: Mapping[str, Any], where: str, base: Path, registry:
     group, _, version = text(obj.get("apiVersion")).rpartition("/")
     gvk = GroupVersionKind(group, version, kind)
     rules = registry.get(gvk)
-    if rules is not None:
+    if rules is not None and old is None:
+        obj = server_filled_create(obj, rules, DEFAULT_NAMESPACE)
+    elif rules is not None and old is not None:
         obj = in_request_namespace(obj, rules, DEFAULT_NAMESPACE)
-        old = in_request_namespace(old, rules, DEFAULT_NAMESPACE) if old is not None else None
+        old = in_request_namespace(old, rules, DEFAULT_NAMESPACE)
     if old is not None:
         obj = server_filled_update(obj, old)
     return review_document(
@@ -121,7 +128,7 @@ def _single_object(value: Any, where: str, base: Path) -> dict[str, Any]:
     objects = []
     for line, data in _documents(value, where, base):
         for item in expand_objects(where, line, data, where=""):
-            if isinstance(item, UnreadableInput):
+            if isinstance(item, UnreadableInput | NotAnObject):
                 raise SuiteError(f"{where}: {item.reason}")
             objects.append(item.obj)
     if len(objects) != 1:

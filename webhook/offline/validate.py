@@ -9,11 +9,11 @@ from typing import Literal, TextIO
 
 from webhook.admission import DRA_GROUP, Judge
 from webhook.field import go_quote
-from webhook.offline.inputs import MANIFEST_SUFFIXES, expand_paths, read_stdin_once
+from webhook.offline.inputs import MANIFEST_SUFFIXES, PathFilter, expand_paths, read_stdin_once
 from webhook.offline.manifest_judge import ManifestJudge, ObjectResult, ValidateOptions
 from webhook.offline.old_objects import load_old_objects
 from webhook.offline.progress import Progress
-from webhook.offline.reports import EXIT_UNREADABLE, Case, Tally, counted, make_report
+from webhook.offline.reports import EXIT_UNREADABLE, PLAIN, Case, Line, Style, Tally, counted, make_report
 from webhook.offline.workers import judge_in_order
 
 
@@ -28,6 +28,8 @@ class ValidateRun:
     summary: bool = False
     verbose: bool = False
     jobs: int = 1
+    paths: PathFilter = field(default_factory=lambda: PathFilter())  # --include / --exclude
+    style: Style = PLAIN  # the text form: plain, or pretty on a terminal
 
 
 def run_validate(
@@ -52,10 +54,10 @@ def run_validate(
             f"--subresource {run.options.subresource} judges updates: give the old objects with --old\n"
         )
         return EXIT_UNREADABLE
-    paths = expand_paths(run.inputs, MANIFEST_SUFFIXES)
+    paths = expand_paths(run.inputs, MANIFEST_SUFFIXES, run.paths)
     tasks = read_stdin_once(paths, read_stdin)
     manifest_judge = ManifestJudge(judge, run.options, old)
-    report = make_report(run.output, out, summary=run.summary, title="dra-webhook validate")
+    report = make_report(run.output, out, summary=run.summary, title="dra-webhook validate", style=run.style)
     tally = Tally()
     meter = Progress(progress, total_files=len(tasks), noun="objects")
     try:
@@ -68,12 +70,13 @@ def run_validate(
             tally.files += 1
             for result in results:
                 tally.add(result.status)
-            meter.advance(len(results))
+            lines = [line for result in results for line in _object_lines(result, verbose=run.verbose)]
+            if lines:
+                meter.clear()  # no result is ever written after a progress line on the same terminal
             report.add(
-                [_object_case(result) for result in results],
-                [result.as_json() for result in results],
-                [line for result in results for line in _object_lines(result, verbose=run.verbose)],
+                [_object_case(result) for result in results], [result.as_json() for result in results], lines
             )
+            meter.advance(len(results))
     finally:
         meter.finish()
     summary_line = validate_summary_line(tally)
@@ -89,6 +92,7 @@ def _validate_summary(tally: Tally) -> dict[str, int]:
         "objects": tally.objects,
         "valid": tally.valid,
         "invalid": tally.invalid,
+        "notValidated": tally.not_validated,
         "skipped": tally.skipped,
         "errors": tally.errors,
     }
@@ -97,27 +101,50 @@ def _validate_summary(tally: Tally) -> dict[str, int]:
 def validate_summary_line(tally: Tally) -> str:
     return (
         f"Summary: {counted(tally.objects, 'object')} in {counted(tally.files, 'file')}: "
-        f"{tally.valid} valid, {tally.invalid} invalid, {tally.skipped} skipped, "
-        f"{counted(tally.errors, 'error')}"
+        f"{tally.valid} valid, {tally.invalid} invalid, {tally.not_validated} not validated, "
+        f"{tally.skipped} skipped, {counted(tally.errors, 'error')}"
     )
 
 
-def _object_lines(result: ObjectResult, *, verbose: bool) -> list[str]:
+def _object_lines(result: ObjectResult, *, verbose: bool) -> list[Line]:
+    """The text lines of one result: always its failure or error, with -v its verdict otherwise, and
+    its warnings, each naming the file and the object."""
     lines = []
-    if result.status == "invalid" and result.kind and result.message.startswith(result.kind + "."):
-        lines.append(f"{result.source}: {result.message}{_judged_as(result)}")
-    elif result.status == "invalid":
-        lines.append(f"{result.source}: {result.title}: {result.message}{_judged_as(result)}")
-    elif result.status == "error":
-        lines.append(f"{result.location}: {_object_prefix(result)}{result.message}")
-    elif verbose and result.status == "valid":
+    status = result.status
+    if status == "invalid" and result.kind and result.message.startswith(result.kind + "."):
+        lines.append(Line("fail", f"{result.source}: {result.message}{_judged_as(result)}"))
+    elif status in ("invalid", "not-validated") and not result.kind:
+        lines.append(Line("fail", f"{result.location}: {result.message}{_hint(result)}"))
+    elif status in ("invalid", "not-validated"):
         lines.append(
-            f"{result.source}: {result.kind}.{DRA_GROUP} {go_quote(result.name)} is valid{_judged_as(result)}"
+            Line(
+                "fail",
+                f"{result.source}: {_object_prefix(result)}{result.message}"
+                f"{_judged_as(result)}{_hint(result)}",
+            )
         )
+    elif status == "error":
+        lines.append(Line("fail", f"{result.location}: {_object_prefix(result)}{result.message}"))
+    elif verbose and status == "valid":
+        lines.append(
+            Line(
+                "ok",
+                f"{result.source}: {result.kind}.{DRA_GROUP} {go_quote(result.name)} is valid"
+                f"{_judged_as(result)}",
+            )
+        )
+    elif verbose and result.kind:
+        lines.append(Line("skip", f"{result.source}: {result.title} skipped: {result.message}"))
     elif verbose:
-        lines.append(f"{result.source}: {result.title} skipped: {result.message}")
-    lines.extend(f"{result.source}: Warning: {warning}" for warning in result.warnings)
+        lines.append(Line("skip", f"{result.location}: skipped: {result.message}"))
+    lines.extend(
+        Line("warn", f"{result.source}: {result.title}: Warning: {warning}") for warning in result.warnings
+    )
     return lines
+
+
+def _hint(result: ObjectResult) -> str:
+    return f" ({result.hint})" if result.hint else ""
 
 
 def _judged_as(result: ObjectResult) -> str:
@@ -135,6 +162,7 @@ def _object_case(result: ObjectResult) -> Case:
     outcome: Literal["pass", "fail", "skip", "error"] = {
         "valid": "pass",
         "invalid": "fail",
+        "not-validated": "fail",
         "skipped": "skip",
         "error": "error",
     }[result.status]  # type: ignore[assignment]

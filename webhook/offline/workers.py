@@ -31,10 +31,15 @@ def judge_in_order(
             yield judge.judge_input(*task)
         return
     chunk = max(1, min(32, len(tasks) // (jobs * 8)))
-    with concurrent.futures.ProcessPoolExecutor(
+    pool = concurrent.futures.ProcessPoolExecutor(
         max_workers=jobs, initializer=_start_worker, initargs=(build_worker_judge,)
-    ) as pool:
+    )
+    try:
         yield from pool.map(_judge_in_worker, tasks, chunksize=chunk)
+    finally:
+        # A run that stops early (its reader closed the pipe) does not wait for the inputs not
+        # yet judged; the chunks being judged finish.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # Each worker process of a `-j N` run holds its judge here, set once by its initializer: a worker
