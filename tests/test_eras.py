@@ -290,3 +290,19 @@ def test_a_span_of_releases() -> None:
     assert release_span(("1.27", "1.28")) == "1.27-1.28"
     assert release_span(("1.27", "1.30")) == "1.27, 1.30"
 
+
+# --- what `dra-webhook manifests --kubernetes-version` says --------------------------------------------
+
+
+def test_the_notes_of_a_release_name_the_release_it_is_judged_as_and_what_is_not_judged() -> None:
+    from webhook.manifests import release_notes
+
+    assert release_notes("1.31", EVERY_VERSION) == []
+    assert release_notes("1.36", EVERY_VERSION) == [
+        "Kubernetes 1.36: resource.k8s.io/v1, resource.k8s.io/v1beta2 judged as Kubernetes 1.37, whose rules "
+        "this webhook has: where they differ from 1.36's, its verdict is 1.37's (docs/versions.md)",
+        "Kubernetes 1.36 serves kinds this webhook does not judge: ResourcePoolStatusRequest (v1alpha3)",
+    ]
+    assert release_notes("1.26", EVERY_VERSION)[-1] == (
+        "this webhook judges none of the kinds Kubernetes 1.26 serves: its configuration has no rule"
+    )

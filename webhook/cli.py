@@ -598,16 +598,31 @@ def _add_manifests(subcommands: Any) -> None:
         help="PEM (or the printed base64) of the CA that signed the serving certificate, e.g. certs/ca.crt",
     )
     manifests.add_argument("--image", default=DEFAULT_IMAGE, help="container image of the webhook")
+    manifests.add_argument(
+        "--kubernetes-version",
+        metavar="X.Y",
+        help="the cluster's Kubernetes release: the webhook configuration of its era (the kinds it serves, "
+        "each in the apiVersion the webhook judges it in); default: the newest era, as manifests/base",
+    )
     manifests.set_defaults(run=_run_manifests)
 
 
 def _run_manifests(args: argparse.Namespace) -> int:
-    from webhook.manifests import read_ca_bundle, render_objects, render_yaml
+    from webhook import eras
+    from webhook.manifests import read_ca_bundle, release_notes, render_objects, render_yaml
 
+    try:
+        release = (
+            eras.parse_release(args.kubernetes_version) if args.kubernetes_version else eras.NEWEST_RELEASE
+        )
+        era = eras.era_of(release)
+    except ValueError as error:
+        print(f"dra-webhook manifests: --kubernetes-version: {error}", file=sys.stderr)
+        return EXIT_UNREADABLE
     try:
         ca_bundle = read_ca_bundle(args.ca_bundle) if args.ca_bundle is not None else None
         objects = render_objects(
-            namespace=args.namespace, service=args.service, image=args.image, ca_bundle=ca_bundle
+            namespace=args.namespace, service=args.service, image=args.image, ca_bundle=ca_bundle, era=era
         )
     except OSError as error:
         print(f"{args.ca_bundle}: cannot read: {error.strerror or error}", file=sys.stderr)
@@ -615,6 +630,8 @@ def _run_manifests(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"dra-webhook manifests: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
+    for note in release_notes(release) if args.kubernetes_version else ():
+        print(f"dra-webhook manifests: {note}", file=sys.stderr)
     if ca_bundle is None:
         print(
             "dra-webhook manifests: no --ca-bundle: the webhook configuration carries no caBundle, so the "
