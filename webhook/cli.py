@@ -511,6 +511,13 @@ def _add_validate(subcommands: Any) -> None:
         "--strict", action="store_true", help="objects this webhook does not validate are failures"
     )
     validate.add_argument(
+        "--kubernetes-version",
+        metavar="X.Y",
+        type=_kubernetes_release,
+        help="judge as a cluster of this release would: an apiVersion it does not serve is invalid "
+        "(default: each apiVersion as the release its rules are exact to)",
+    )
+    validate.add_argument(
         "-n",
         "--namespace",
         default="default",
@@ -538,6 +545,7 @@ def _run_validate(args: argparse.Namespace) -> int:
             subresource=args.subresource,
             strict=args.strict,
             namespace=args.namespace,
+            kubernetes_version=args.kubernetes_version or "",
         ),
         output=args.output,
         summary=args.summary,
@@ -549,6 +557,16 @@ def _run_validate(args: argparse.Namespace) -> int:
     )
     sys.stdout.flush()
     return exit_code
+
+
+def _kubernetes_release(text: str) -> str:
+    """`--kubernetes-version`: a release webhook/eras.py knows ("1.31", "v1.31.4" -> "1.31")."""
+    from webhook.eras import parse_release
+
+    try:
+        return parse_release(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _add_offline_run_flags(parser: argparse.ArgumentParser) -> None:

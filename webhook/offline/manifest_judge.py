@@ -14,6 +14,7 @@ from webhook.offline.documents import UnreadableInput, location
 from webhook.offline.inputs import display_name, no_stdin, read_documents, read_input
 from webhook.offline.objects import ManifestObject, objects_of
 from webhook.offline.old_objects import OldObjects
+from webhook.offline.releases import release_verdict
 from webhook.rules.release import Release
 from webhook.settings import PolicySettings
 
@@ -107,6 +108,8 @@ class ValidateOptions:
     subresource: str = ""
     strict: bool = False
     namespace: str = DEFAULT_NAMESPACE  # the request namespace (kubectl -n)
+    # The cluster's release ("1.37", `--kubernetes-version`); "" judges each apiVersion as its own.
+    kubernetes_version: str = ""
 
 
 class ManifestJudge:
@@ -146,6 +149,12 @@ class ManifestJudge:
     def judge_object(self, item: ManifestObject) -> ObjectResult:
         gvk = item.gvk
         registry = self.judge.registry
+        if self.options.kubernetes_version:
+            verdict = release_verdict(
+                gvk, self.options.kubernetes_version, registry, strict=self.options.strict
+            )
+            if verdict is not None:
+                return ObjectResult.of(item, verdict[0], message=verdict[1])
         rules = registry.get(gvk)
         if rules is None:
             return self._not_validated(item)
