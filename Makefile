@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8443
 CERT_DIR ?= certs
 
-.PHONY: run compile test lint fuzz lock bench bench-rules bench-soak bench-profile clean
+.PHONY: run compile test lint manifests fuzz lock bench bench-rules bench-soak bench-profile clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ test: $(VENV)/.installed-test $(VENV)/.installed-run
 	@$(BIN)/python -c 'import webhook; print("dra-webhook: rules", webhook.BUILD.describe())'
 	$(BIN)/python -m pytest
 	DRA_WEBHOOK_PURE_PYTHON=1 $(BIN)/python -m pytest $(PURE_PYTHON_TESTS)
+
+# Re-render the generated files of manifests/ (the era components manifests/eras/*) from the rule
+# registry and webhook/eras.py; tests/test_manifests.py fails while a committed one is stale.
+manifests: $(VENV)/.installed-deps
+	PYTHONPATH=. $(BIN)/python -m webhook.manifests manifests
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check webhook tests setup.py

@@ -1,9 +1,12 @@
 """The deployment: manifests/ (kustomize base and overlays), webhook/manifests.py, the Dockerfile.
 
-Every rendering is checked the same way: its objects are valid Kubernetes 1.30 objects (the JSON
-Schemas of `kubernetes-validate`; cert-manager's kinds against a strict subset of their CRD schema),
-its webhook configuration names exactly what the rule registry validates, and every container passes
-the hardening checks a scanner (kube-score, kubesec, Polaris, checkov) would run.
+Every rendering is checked the same way: its objects are valid objects of the oldest and the newest
+Kubernetes release of its era (the JSON Schemas of `kubernetes-validate`; cert-manager's kinds against
+a strict subset of their CRD schema), its webhook configuration names exactly what the webhook judges
+on the releases of its era (`webhook.eras`, from the rule registry), and every container passes the
+hardening checks a scanner (kube-score, kubesec, Polaris, checkov) would run. The renderings are the
+folders of manifests/ (base: the newest era), the base and its overlays with the component of each
+older era (manifests/eras), and the Python rendering of every era.
 
 The kustomize renderings come from `kubectl kustomize`. Where kubectl is missing, a small Python
 stand-in for kustomize (below; held equal to kubectl wherever kubectl is there) builds them, with a
@@ -17,6 +20,7 @@ import contextlib
 import copy
 import io
 import ipaddress
+import os
 import re
 import shutil
 import ssl
@@ -38,12 +42,16 @@ from kubernetes_validate import utils as kubernetes_validate_utils  # type: igno
 
 from webhook import manifests, tls
 from webhook.cli import main
+from webhook.eras import ERAS, NEWEST_ERA, Era, era_of, parse_release, webhook_kinds
 from webhook.manifests import (
     DEFAULT_IMAGE,
     IMAGE_TAG,
     RUN_AS_ID,
+    era_resources,
+    generated_files,
     read_ca_bundle,
     registry_resources,
+    release_notes,
     render_objects,
     render_yaml,
     rule_resources,
@@ -52,8 +60,22 @@ from webhook.registry import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFESTS = ROOT / "manifests"
-KUSTOMIZATIONS = ("base", "overlays/cert-manager", "overlays/sidecar", "examples/other-namespace")
-KUBERNETES_VERSION = "1.30.0"
+KUSTOMIZATIONS = (
+    "base",
+    "overlays/cert-manager",
+    "overlays/sidecar",
+    "examples/other-namespace",
+    "examples/older-cluster",
+)
+# The era each committed kustomization is for: the base's (the newest) unless its own kustomization
+# adds the component of another.
+KUSTOMIZATION_ERA = {folder: NEWEST_ERA for folder in KUSTOMIZATIONS} | {"examples/older-cluster": ERAS[0]}
+# The base and its overlays with the component of each older era, in a kustomization of the test's.
+ERA_FOLDERS = ("base", "overlays/cert-manager", "overlays/sidecar")
+OLDER_ERAS = ERAS[:-1]
+ERA_KUSTOMIZATIONS = {
+    f"{folder} + eras/{era.name}": (folder, era) for era in OLDER_ERAS for folder in ERA_FOLDERS
+}
 KUBECTL = shutil.which("kubectl")
 
 Obj = dict[str, Any]
@@ -71,18 +93,6 @@ V1ALPHA2_RESOURCES = {
     "resourceclassparameters",
     "resourceslices",
 }
-# ... the v1 kinds judged so far (1.37) ...
-V1_RESOURCES = {"deviceclasses", "resourceclaims", "resourceclaims/status", "resourceclaimtemplates"}
-# ... and the five v1alpha3 kinds with their two status subresources (1.31).
-V1ALPHA3_RESOURCES = {
-    "deviceclasses",
-    "podschedulingcontexts",
-    "podschedulingcontexts/status",
-    "resourceclaims",
-    "resourceclaims/status",
-    "resourceclaimtemplates",
-    "resourceslices",
-}
 
 
 # --- renderings -------------------------------------------------------------------------------------
@@ -92,7 +102,8 @@ def load_documents(text: str) -> list[Obj]:
     return [document for document in yaml.safe_load_all(text) if document]
 
 
-def kustomize(folder: str) -> list[Obj]:
+def kustomize(folder: str | Path) -> list[Obj]:
+    """A folder of manifests/ (by its name there) or any kustomization directory, built."""
     if KUBECTL is not None:
         return kubectl_kustomize(folder)
     warnings.warn(
@@ -102,7 +113,7 @@ def kustomize(folder: str) -> list[Obj]:
     return build_kustomization(MANIFESTS / folder)
 
 
-def kubectl_kustomize(folder: str) -> list[Obj]:
+def kubectl_kustomize(folder: str | Path) -> list[Obj]:
     assert KUBECTL is not None
     built = subprocess.run(
         [KUBECTL, "kustomize", str(MANIFESTS / folder)], capture_output=True, text=True, timeout=120
@@ -111,9 +122,23 @@ def kubectl_kustomize(folder: str) -> list[Obj]:
     return load_documents(built.stdout)
 
 
+def era_kustomization(directory: Path, folder: str, era: Era) -> Path:
+    """A kustomization in `directory` that adds the component of `era` to a folder of manifests/, as a
+    user's own would (kustomize takes only relative paths)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    kustomization = {
+        "apiVersion": "kustomize.config.k8s.io/v1beta1",
+        "kind": "Kustomization",
+        "resources": [os.path.relpath(MANIFESTS / folder, directory)],
+        "components": [os.path.relpath(MANIFESTS / "eras" / era.name, directory)],
+    }
+    (directory / "kustomization.yaml").write_text(yaml.safe_dump(kustomization))
+    return directory
+
+
 # A stand-in for `kubectl kustomize`, for machines without kubectl: only the features manifests/
-# uses (resources, namespace, images, strategic-merge and JSON 6902 patches). Where kubectl is
-# present a test holds it equal to kustomize on every folder.
+# uses (resources, components, namespace, images, strategic-merge and JSON 6902 patches). Where
+# kubectl is present a test holds it equal to kustomize on every folder.
 CLUSTER_SCOPED_KINDS = {"Namespace", "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration"}
 
 
@@ -123,6 +148,12 @@ def build_kustomization(folder: Path) -> list[Obj]:
     for resource in kustomization.get("resources", []):
         path = folder / resource
         objects += build_kustomization(path) if path.is_dir() else load_documents(path.read_text())
+    # A component's patches apply to what the resources made, before the kustomization's own.
+    for component in kustomization.get("components", []):
+        component_kustomization = yaml.safe_load((folder / component / "kustomization.yaml").read_text())
+        assert component_kustomization["kind"] == "Component"
+        for patch in component_kustomization.get("patches", []):
+            objects = apply_patch(objects, yaml.safe_load(patch["patch"]), patch.get("target"))
     for patch in kustomization.get("patches", []):
         objects = apply_patch(objects, yaml.safe_load(patch["patch"]), patch.get("target"))
     if "namespace" in kustomization:
@@ -200,14 +231,27 @@ def test_the_kustomize_stand_in_builds_what_kubectl_builds(folder: str) -> None:
     assert by_identity(build_kustomization(MANIFESTS / folder)) == by_identity(kubectl_kustomize(folder))
 
 
+@pytest.mark.parametrize("name", ERA_KUSTOMIZATIONS)
+def test_the_kustomize_stand_in_adds_an_era_component_as_kubectl_does(name: str, tmp_path: Path) -> None:
+    if KUBECTL is None:
+        pytest.skip("kubectl not found: the stand-in cannot be compared with kustomize on this machine")
+    directory = era_kustomization(tmp_path / "era", *ERA_KUSTOMIZATIONS[name])
+    assert by_identity(build_kustomization(directory)) == by_identity(kubectl_kustomize(directory))
+
+
 @pytest.fixture(scope="module")
 def certificate_authority() -> tls.IssuedCertificate:
     return tls.issue_ca()
 
 
 @pytest.fixture(scope="module")
-def renderings(certificate_authority: tls.IssuedCertificate) -> dict[str, list[Obj]]:
+def renderings(
+    certificate_authority: tls.IssuedCertificate, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, list[Obj]]:
     rendered = {folder: kustomize(folder) for folder in KUSTOMIZATIONS}
+    eras = tmp_path_factory.mktemp("eras")
+    for index, (name, (folder, era)) in enumerate(ERA_KUSTOMIZATIONS.items()):
+        rendered[name] = kustomize(era_kustomization(eras / str(index), folder, era))
     rendered["python"] = render_objects()
     rendered["python (team-a, caBundle)"] = render_objects(
         namespace="team-a",
@@ -215,10 +259,20 @@ def renderings(certificate_authority: tls.IssuedCertificate) -> dict[str, list[O
         image="registry.example:5000/dra-webhook@sha256:" + "0" * 64,
         ca_bundle=certificate_authority.cert_pem,
     )
+    for name, era in PYTHON_ERAS.items():
+        rendered[name] = render_objects(era=era)
     return rendered
 
 
-RENDERINGS = (*KUSTOMIZATIONS, "python", "python (team-a, caBundle)")
+PYTHON_ERAS = {f"python ({era.name})": era for era in OLDER_ERAS}
+RENDERINGS = (*KUSTOMIZATIONS, *ERA_KUSTOMIZATIONS, "python", "python (team-a, caBundle)", *PYTHON_ERAS)
+RENDERING_ERA: dict[str, Era] = {
+    **KUSTOMIZATION_ERA,
+    **{name: era for name, (_, era) in ERA_KUSTOMIZATIONS.items()},
+    "python": NEWEST_ERA,
+    "python (team-a, caBundle)": NEWEST_ERA,
+    **PYTHON_ERAS,
+}
 
 
 def by_identity(objects: list[Obj]) -> dict[tuple[str, str], Obj]:
@@ -386,8 +440,8 @@ CERT_MANAGER_SCHEMAS = {
 }
 
 
-def schema_errors(obj: Mapping[str, Any]) -> list[str]:
-    """Why `obj` is not a valid object for Kubernetes 1.30 (or for cert-manager v1); [] when it is."""
+def schema_errors(obj: Mapping[str, Any], release: str = "1.30") -> list[str]:
+    """Why `obj` is not a valid object for Kubernetes `release` (or for cert-manager v1); [] when it is."""
     if obj.get("apiVersion") == "cert-manager.io/v1":
         schema = CERT_MANAGER_SCHEMAS.get(obj.get("kind", ""))
         if schema is None:
@@ -396,13 +450,13 @@ def schema_errors(obj: Mapping[str, Any]) -> list[str]:
         problems = [f"{'.'.join(map(str, e.path))}: {e.message}" for e in validator.iter_errors(obj)]
         return problems + certificate_rule_errors(obj)
     try:
-        used = kubernetes_validate.validate(dict(obj), KUBERNETES_VERSION, strict=True)
+        used = kubernetes_validate.validate(dict(obj), f"{release}.0", strict=True)
     except kubernetes_validate.ValidationError as error:
         return [f"{'.'.join(map(str, error.path))}: {error.message}"]
     except kubernetes_validate.SchemaNotFoundError as error:
         return [error.message]
-    # validate() falls back to an older schema set when it has no 1.30: that would be a false pass.
-    return [] if used == "1.30" else [f"validated against Kubernetes {used}, not 1.30"]
+    # validate() falls back to an older schema set when it has not the release's: a false pass.
+    return [] if used == release else [f"validated against Kubernetes {used}, not {release}"]
 
 
 def certificate_rule_errors(obj: Mapping[str, Any]) -> list[str]:
@@ -437,8 +491,9 @@ def go_duration_hours(text: str) -> float:
     return sum(float(number) * units[unit] for number, unit in re.findall(r"([0-9.]+)(ms|h|m|s)", text))
 
 
-def test_kubernetes_validate_has_the_1_30_schemas() -> None:
-    assert "1.30.0" in kubernetes_validate_utils.all_versions()
+@pytest.mark.parametrize("release", [release for era in ERAS for release in era.releases])
+def test_kubernetes_validate_has_the_schemas_of_every_release_of_an_era(release: str) -> None:
+    assert f"{release}.0" in kubernetes_validate_utils.all_versions()
 
 
 @pytest.mark.parametrize(
@@ -501,10 +556,17 @@ def test_the_schema_check_rejects_a_broken_object(obj: Obj, complaint: str) -> N
 
 
 @pytest.mark.parametrize("rendering", RENDERINGS)
-def test_every_object_is_valid_for_kubernetes_1_30(renderings: dict[str, list[Obj]], rendering: str) -> None:
+def test_every_object_is_valid_for_the_oldest_and_newest_release_of_its_era(
+    renderings: dict[str, list[Obj]], rendering: str
+) -> None:
     objects = renderings[rendering]
     assert objects
-    problems = {f"{obj['kind']}/{obj['metadata']['name']}": schema_errors(obj) for obj in objects}
+    era = RENDERING_ERA[rendering]
+    problems = {
+        f"{obj['kind']}/{obj['metadata']['name']} on {release}": schema_errors(obj, release)
+        for release in dict.fromkeys((era.releases[0], era.releases[-1]))
+        for obj in objects
+    }
     assert {name: found for name, found in problems.items() if found} == {}
 
 
@@ -520,15 +582,58 @@ def test_the_python_rendering_is_the_kustomize_base(renderings: dict[str, list[O
     assert without_rules(renderings["python"]) == without_rules(renderings["base"])
 
 
+@pytest.mark.parametrize("era", OLDER_ERAS, ids=str)
+def test_the_python_rendering_of_an_era_is_the_base_with_its_component(
+    renderings: dict[str, list[Obj]], era: Era
+) -> None:
+    assert by_identity(renderings[f"python ({era.name})"]) == by_identity(
+        renderings[f"base + eras/{era.name}"]
+    )
+
+
 # --- the webhook configuration ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("rendering", RENDERINGS)
-def test_the_webhook_configuration_names_exactly_what_the_registry_validates(
+def test_the_webhook_configuration_names_exactly_what_the_webhook_judges_in_its_era(
     renderings: dict[str, list[Obj]], rendering: str
 ) -> None:
     configuration = one(renderings[rendering], "ValidatingWebhookConfiguration")
-    assert rule_resources(configuration) == registry_resources()
+    assert rule_resources(configuration) == era_resources(RENDERING_ERA[rendering])
+
+
+@pytest.mark.parametrize("era", ERAS, ids=str)
+def test_an_era_names_every_served_resource_and_status_subresource_the_webhook_judges_there(era: Era) -> None:
+    # Each release's kinds in the version whose rules stand for it: the API server sends the kind's
+    # other versions converted to it (matchPolicy Equivalent).
+    expected = set()
+    for release in era.releases:
+        for kind in webhook_kinds(release, REGISTRY):
+            expected.add((kind.gvk.group, kind.gvk.version, kind.resource))
+            expected.update(
+                (kind.gvk.group, kind.gvk.version, f"{kind.resource}/{sub}") for sub in kind.subresources
+            )
+    assert era_resources(era) == expected
+    assert era_resources(era) <= registry_resources()
+
+
+def test_every_registered_kind_is_named_by_some_era() -> None:
+    assert set().union(*(era_resources(era) for era in ERAS)) == registry_resources()
+
+
+def test_the_committed_era_components_are_what_the_registry_renders() -> None:
+    stale = [
+        relative
+        for relative, text in generated_files().items()
+        if not (MANIFESTS / relative).is_file() or (MANIFESTS / relative).read_text() != text
+    ]
+    assert stale == [], "run `make manifests` (python -m webhook.manifests) and commit the result"
+    assert sorted(path.name for path in (MANIFESTS / "eras").iterdir()) == sorted(era.name for era in ERAS)
+
+
+def test_the_base_is_for_the_newest_era() -> None:
+    base = yaml.safe_load((MANIFESTS / "base" / "kustomization.yaml").read_text())
+    assert base["components"] == [f"../eras/{NEWEST_ERA.name}"]
 
 
 def test_the_registry_derived_rules_name_every_kind_and_its_status_subresource() -> None:
@@ -542,16 +647,21 @@ def test_the_registry_derived_rules_name_every_kind_and_its_status_subresource()
     assert all(rule["operations"] == ["CREATE", "UPDATE"] for rule in manifests.webhook_rules())
 
 
-def test_the_static_configuration_lists_every_kind_judged() -> None:
+def test_the_component_of_1_27_to_1_30_lists_all_seven_v1alpha2_kinds() -> None:
+    component = yaml.safe_load((MANIFESTS / "eras" / "1.27-1.30" / "kustomization.yaml").read_text())
+    ((patch,),) = [yaml.safe_load(entry["patch"]) for entry in component["patches"]]
+    assert patch["path"] == "/webhooks/0/rules"
+    assert rule_resources({"webhooks": [{"rules": patch["value"]}]}) == {
+        ("resource.k8s.io", "v1alpha2", name) for name in V1ALPHA2_RESOURCES
+    }
+
+
+def test_the_base_configuration_leaves_its_rules_to_the_era_component() -> None:
     configuration = one(
         load_documents((MANIFESTS / "base" / "validatingwebhookconfiguration.yaml").read_text()),
         "ValidatingWebhookConfiguration",
     )
-    assert rule_resources(configuration) == {
-        ("resource.k8s.io", "v1alpha2", name) for name in V1ALPHA2_RESOURCES
-    } | {("resource.k8s.io", "v1alpha3", name) for name in V1ALPHA3_RESOURCES} | {
-        ("resource.k8s.io", "v1", name) for name in V1_RESOURCES
-    }
+    assert configuration["webhooks"][0]["rules"] == []
 
 
 @pytest.mark.parametrize("rendering", RENDERINGS)
@@ -639,10 +749,20 @@ def test_the_api_server_reaches_the_webhook_through_its_service(
     assert arg_value(container, "--host") == "0.0.0.0"
 
 
+SIDECARS = ["overlays/sidecar", *(f"overlays/sidecar + eras/{era.name}" for era in OLDER_ERAS)]
+CERT_MANAGED = [
+    "overlays/cert-manager",
+    "examples/other-namespace",
+    "examples/older-cluster",
+    *(f"overlays/cert-manager + eras/{era.name}" for era in OLDER_ERAS),
+]
+
+
+@pytest.mark.parametrize("rendering", SIDECARS)
 def test_the_sidecar_is_called_on_loopback_with_an_ip_san_certificate(
-    renderings: dict[str, list[Obj]],
+    renderings: dict[str, list[Obj]], rendering: str
 ) -> None:
-    objects = renderings["overlays/sidecar"]
+    objects = renderings[rendering]
     (webhook,) = one(objects, "ValidatingWebhookConfiguration")["webhooks"]
     assert "service" not in webhook["clientConfig"]
     url = urlsplit(webhook["clientConfig"]["url"])
@@ -674,9 +794,7 @@ def serving_certificate(objects: Sequence[Obj], pod_spec: Mapping[str, Any]) -> 
     )
 
 
-@pytest.mark.parametrize(
-    "rendering", ["overlays/cert-manager", "overlays/sidecar", "examples/other-namespace"]
-)
+@pytest.mark.parametrize("rendering", [*CERT_MANAGED, *SIDECARS])
 def test_cert_manager_issues_the_mounted_secret_and_injects_its_ca(
     renderings: dict[str, list[Obj]], rendering: str
 ) -> None:
@@ -709,7 +827,7 @@ def test_cert_manager_issues_the_mounted_secret_and_injects_its_ca(
     assert namespaces == {workload["metadata"]["namespace"]}
 
 
-@pytest.mark.parametrize("rendering", ["overlays/cert-manager", "examples/other-namespace"])
+@pytest.mark.parametrize("rendering", CERT_MANAGED)
 def test_the_cert_manager_certificate_names_the_service_as_the_api_server_dials_it(
     renderings: dict[str, list[Obj]], rendering: str
 ) -> None:
@@ -724,7 +842,7 @@ def test_the_cert_manager_certificate_names_the_service_as_the_api_server_dials_
 # --- hardening --------------------------------------------------------------------------------------
 
 # The one exception, with its reason: the sidecar shares the node's network namespace with the API server.
-HOST_NETWORK_ALLOWED = {"overlays/sidecar"}
+HOST_NETWORK_ALLOWED = {"overlays/sidecar", *(f"overlays/sidecar + eras/{era.name}" for era in OLDER_ERAS)}
 
 
 @pytest.mark.parametrize("rendering", sorted(set(RENDERINGS) - HOST_NETWORK_ALLOWED))
@@ -745,10 +863,11 @@ def test_a_network_policy_opens_only_the_webhook_ports_and_lets_nothing_out(
     assert {port["port"] for port in rule["ports"]} == container_ports == {"https", "metrics"}
 
 
+@pytest.mark.parametrize("rendering", SIDECARS)
 def test_the_sidecar_overlay_drops_the_network_policy_its_host_network_pods_ignore(
-    renderings: dict[str, list[Obj]],
+    renderings: dict[str, list[Obj]], rendering: str
 ) -> None:
-    assert [obj for obj in renderings["overlays/sidecar"] if obj["kind"] == "NetworkPolicy"] == []
+    assert [obj for obj in renderings[rendering] if obj["kind"] == "NetworkPolicy"] == []
 
 
 @pytest.mark.parametrize("rendering", RENDERINGS)
@@ -1253,3 +1372,32 @@ def test_the_smoke_test_in_the_deploy_guide_is_denied_by_the_webhook() -> None:
     assert answer["allowed"] is False
     assert [cause["field"] for cause in answer["status"]["details"]["causes"]] == ["parametersRef.namespace"]
     assert "(parametersRef.namespace: Required value)" in guide
+
+
+@pytest.mark.parametrize("version", ["1.29", "v1.31.2", "1.33", "1.37"])
+def test_manifests_for_a_kubernetes_version_prints_the_configuration_of_its_era(version: str) -> None:
+    code, out, err = run_cli("manifests", "--namespace", "team-a", "--kubernetes-version", version)
+    assert code == 0
+    era = era_of(parse_release(version))
+    assert load_documents(out) == render_objects(namespace="team-a", era=era)
+    for note in release_notes(parse_release(version)):
+        assert f"dra-webhook manifests: {note}\n" in err
+
+
+def test_manifests_names_the_release_the_objects_of_an_older_cluster_are_judged_as() -> None:
+    _, _, err = run_cli("manifests", "--namespace", "team-a", "--kubernetes-version", "1.28")
+    assert "resource.k8s.io/v1alpha2 judged as Kubernetes 1.30" in err
+
+
+@pytest.mark.parametrize(
+    ("version", "complaint"),
+    [
+        ("1.26", "no webhook configuration for Kubernetes 1.26"),
+        ("1.40", "Kubernetes 1.40 is not a release this build knows: it knows 1.26 to 1.37"),
+        ("one", "'one' is not a Kubernetes version"),
+    ],
+)
+def test_manifests_refuses_a_release_without_an_era(version: str, complaint: str) -> None:
+    code, out, err = run_cli("manifests", "--namespace", "team-a", "--kubernetes-version", version)
+    assert (code, out) == (2, "")
+    assert f"--kubernetes-version: {complaint}" in err

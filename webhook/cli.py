@@ -588,6 +588,13 @@ def _add_validate(subcommands: Any) -> None:
         "'*.values.yaml'; repeatable)",
     )
     validate.add_argument(
+        "--kubernetes-version",
+        metavar="X.Y",
+        type=_kubernetes_release,
+        help="judge as a cluster of this release would: an apiVersion it does not serve is invalid "
+        "(default: each apiVersion as the release its rules are exact to)",
+    )
+    validate.add_argument(
         "-n",
         "--namespace",
         default="default",
@@ -630,6 +637,7 @@ def _run_validate(args: argparse.Namespace) -> int:
             skip_kinds=frozenset(
                 kind.strip() for kinds in args.skip_kinds for kind in kinds.split(",") if kind.strip()
             ),
+            kubernetes_version=args.kubernetes_version or "",
         ),
         output=args.output,
         summary=args.summary,
@@ -647,6 +655,16 @@ def _run_validate(args: argparse.Namespace) -> int:
     )
     sys.stdout.flush()
     return exit_code
+
+
+def _kubernetes_release(text: str) -> str:
+    """`--kubernetes-version`: a release webhook/eras.py knows ("1.31", "v1.31.4" -> "1.31")."""
+    from webhook.eras import parse_release
+
+    try:
+        return parse_release(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _add_offline_run_flags(parser: argparse.ArgumentParser) -> None:
@@ -719,16 +737,31 @@ def _add_manifests(subcommands: Any) -> None:
         help="PEM (or the printed base64) of the CA that signed the serving certificate, e.g. certs/ca.crt",
     )
     manifests.add_argument("--image", default=DEFAULT_IMAGE, help="container image of the webhook")
+    manifests.add_argument(
+        "--kubernetes-version",
+        metavar="X.Y",
+        help="the cluster's Kubernetes release: the webhook configuration of its era (the kinds it serves, "
+        "each in the apiVersion the webhook judges it in); default: the newest era, as manifests/base",
+    )
     manifests.set_defaults(run=_run_manifests)
 
 
 def _run_manifests(args: argparse.Namespace) -> int:
-    from webhook.manifests import read_ca_bundle, render_objects, render_yaml
+    from webhook import eras
+    from webhook.manifests import read_ca_bundle, release_notes, render_objects, render_yaml
 
+    try:
+        release = (
+            eras.parse_release(args.kubernetes_version) if args.kubernetes_version else eras.NEWEST_RELEASE
+        )
+        era = eras.era_of(release)
+    except ValueError as error:
+        print(f"dra-webhook manifests: --kubernetes-version: {error}", file=sys.stderr)
+        return EXIT_UNREADABLE
     try:
         ca_bundle = read_ca_bundle(args.ca_bundle) if args.ca_bundle is not None else None
         objects = render_objects(
-            namespace=args.namespace, service=args.service, image=args.image, ca_bundle=ca_bundle
+            namespace=args.namespace, service=args.service, image=args.image, ca_bundle=ca_bundle, era=era
         )
     except OSError as error:
         print(f"{args.ca_bundle}: cannot read: {error.strerror or error}", file=sys.stderr)
@@ -736,6 +769,8 @@ def _run_manifests(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"dra-webhook manifests: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
+    for note in release_notes(release) if args.kubernetes_version else ():
+        print(f"dra-webhook manifests: {note}", file=sys.stderr)
     if ca_bundle is None:
         print(
             "dra-webhook manifests: no --ca-bundle: the webhook configuration carries no caBundle, so the "

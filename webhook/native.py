@@ -45,6 +45,8 @@ COMPILED_SOURCES: Final = (
     "webhook/rules/v1alpha2/*.py",
     "webhook/rules/v1alpha3/*.py",
     "webhook/rules/v1/*.py",
+    "webhook/rules/v1beta1/*.py",
+    "webhook/rules/v1beta2/*.py",
 )
 # The shared library that holds the compiled code of all of them (mypycify's group_name).
 GROUP_NAME: Final = "webhook._native"

@@ -36,6 +36,7 @@ from webhook.offline.documents import UnreadableInput, location
 from webhook.offline.inputs import display_name, no_stdin, read_documents, read_input
 from webhook.offline.objects import ManifestObject, NotAnObject, objects_of
 from webhook.offline.old_objects import OldObjects
+from webhook.offline.releases import release_verdict
 from webhook.rules.kinds import GroupVersionKind, KindRules
 from webhook.rules.release import Release
 from webhook.rules.values import mapping, text
@@ -159,6 +160,9 @@ class ValidateOptions:
     # (`resource.k8s.io/v1alpha3/DeviceTaintRule`).
     skip_kinds: frozenset[str] = frozenset()
 
+    # The cluster's release ("1.37", `--kubernetes-version`); "" judges each apiVersion as its own.
+    kubernetes_version: str = ""
+
     def skips(self, item: ManifestObject) -> bool:
         return bool(self.skip_kinds) and (
             item.kind in self.skip_kinds or f"{item.api_version}/{item.kind}" in self.skip_kinds
@@ -238,7 +242,15 @@ class ManifestJudge:
         gvk = item.gvk
         if not _of_the_group(item.api_version):
             return ObjectResult.of(item, "skipped", message=f"{gvk} is not a {DRA_GROUP} object")
-        rules = self.judge.registry.get(gvk)
+        registry = self.judge.registry
+        if self.options.kubernetes_version:
+            verdict = release_verdict(gvk, self.options.kubernetes_version, registry)
+            if verdict is not None:
+                status, message = verdict
+                if status == "not-validated" and self.options.ignore_missing_schemas:
+                    return ObjectResult.of(item, "skipped", message=f"{message} (--ignore-missing-schemas)")
+                return ObjectResult.of(item, status, message=message)
+        rules = registry.get(gvk)
         if rules is None:
             return self._not_judged(item)
         return self._judged(item, rules)

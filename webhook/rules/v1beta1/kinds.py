@@ -1,0 +1,61 @@
+"""Every kind of resource.k8s.io/v1beta1: the v1 kinds of Kubernetes 1.37, judged after 1.37's
+conversion of each v1beta1 object to v1 (`conversion.py`), their errors at the paths 1.37 reports for
+a v1beta1 object (`paths.py`). `webhook.registry` binds them to Kubernetes 1.37.
+
+v1beta1 has no DeviceTaintRule (staging/src/k8s.io/api/resource/v1beta1/register.go, 1.37).
+
+The v1 rules come from a branch of their own: until it is merged mypy cannot find them, hence the
+`type: ignore[import-not-found,unused-ignore]` on their imports (harmless once they are there).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from webhook.rules.adapters import converted_kind
+from webhook.rules.kinds import KindRules
+from webhook.rules.v1.deviceclass import DEVICE_CLASS as V1_DEVICE_CLASS  # type: ignore[import-not-found,unused-ignore]
+from webhook.rules.v1.resourceclaim import RESOURCE_CLAIM as V1_RESOURCE_CLAIM  # type: ignore[import-not-found,unused-ignore]
+from webhook.rules.v1.resourceclaimtemplate import RESOURCE_CLAIM_TEMPLATE as V1_RESOURCE_CLAIM_TEMPLATE  # type: ignore[import-not-found,unused-ignore]
+from webhook.rules.v1.resourceslice import RESOURCE_SLICE as V1_RESOURCE_SLICE  # type: ignore[import-not-found,unused-ignore]
+from webhook.rules.v1beta1 import resource_v1beta1
+from webhook.rules.v1beta1.conversion import (
+    claim_template_to_v1,
+    claim_to_v1,
+    device_class_to_v1,
+    resource_slice_to_v1,
+)
+from webhook.rules.v1beta1.paths import (
+    claim_errors_to_v1beta1,
+    claim_template_errors_to_v1beta1,
+    resource_slice_errors_to_v1beta1,
+)
+
+DEVICE_CLASS: Final = converted_kind(
+    V1_DEVICE_CLASS, resource_v1beta1("DeviceClass"), convert=device_class_to_v1
+)
+RESOURCE_CLAIM: Final = converted_kind(
+    V1_RESOURCE_CLAIM,
+    resource_v1beta1("ResourceClaim"),
+    convert=claim_to_v1,
+    map_errors=claim_errors_to_v1beta1,
+)
+RESOURCE_CLAIM_TEMPLATE: Final = converted_kind(
+    V1_RESOURCE_CLAIM_TEMPLATE,
+    resource_v1beta1("ResourceClaimTemplate"),
+    convert=claim_template_to_v1,
+    map_errors=claim_template_errors_to_v1beta1,
+)
+RESOURCE_SLICE: Final = converted_kind(
+    V1_RESOURCE_SLICE,
+    resource_v1beta1("ResourceSlice"),
+    convert=resource_slice_to_v1,
+    map_errors=resource_slice_errors_to_v1beta1,
+)
+
+KINDS: Final[tuple[KindRules, ...]] = (
+    DEVICE_CLASS,
+    RESOURCE_CLAIM,
+    RESOURCE_CLAIM_TEMPLATE,
+    RESOURCE_SLICE,
+)
