@@ -1,4 +1,4 @@
-"""The kinds of `resource.k8s.io` each Kubernetes release from 1.27 to 1.37 serves, per apiVersion.
+"""The kinds of `resource.k8s.io` some Kubernetes release from 1.27 to 1.37 serves, per apiVersion.
 
 This is what `dra-webhook validate` means by a kind or an apiVersion that "does not exist": one no
 release in this range serves, which kubectl answers with `no matches for kind "X" in version
@@ -6,24 +6,10 @@ release in this range serves, which kubectl answers with `no matches for kind "X
 exists but that the webhook's registry (`webhook.registry`) does not judge is another matter: it
 is reported as not validated (docs/offline.md).
 
-Source, for every row: the types the release's `k8s.io/api` registers for the version
-(`resource/<version>/register.go`, `addKnownTypes`, without the `...List` kinds), read in the
-kubernetes/api repository at the tags `v0.27.0` to `v0.36.0` (Kubernetes 1.27 to 1.36) and
-`v0.37.0-beta.0` (1.37, the tree `../shared/SOURCES.md` names for 1.37). An alpha or beta version is
-served only when the cluster enables it (`--runtime-config`); "served" here means that a release can
-serve it.
-
-    v0.27.0 .. v0.29.0  v1alpha2: ResourceClass ResourceClaim ResourceClaimTemplate PodSchedulingContext
-    v0.30.0             v1alpha2: those four, ResourceSlice ResourceClaimParameters ResourceClassParameters
-    v0.31.0             v1alpha3: DeviceClass ResourceClaim ResourceClaimTemplate PodSchedulingContext
-                                  ResourceSlice
-    v0.32.0             v1alpha3: DeviceClass ResourceClaim ResourceClaimTemplate ResourceSlice
-                        v1beta1:  DeviceClass ResourceClaim ResourceClaimTemplate ResourceSlice
-    v0.33.0             v1alpha3: those four and DeviceTaintRule; v1beta1 and v1beta2: the four
-    v0.34.0, v0.35.0    v1alpha3: DeviceTaintRule; v1beta1, v1beta2, v1: the four
-    v0.36.0             v1alpha3: DeviceTaintRule ResourcePoolStatusRequest; v1beta2: the four and
-                                  DeviceTaintRule; v1beta1, v1: the four
-    v0.37.0-beta.0      as v0.36.0, and v1: DeviceTaintRule
+The facts are `webhook.eras.SERVED` (each release's `resource/<version>/register.go`, read in the
+kubernetes/api repository at its tag): this module reads that one table per (version, kind), with
+the first and last release that serves it. An alpha or beta version is served only when the cluster
+enables it (`--runtime-config`); "served" here means that a release can serve it.
 """
 
 from __future__ import annotations
@@ -32,11 +18,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
+from webhook.eras import GROUP, RELEASES
+from webhook.eras import SERVED as SERVED_BY_RELEASE
 from webhook.field import go_quote
 
-GROUP: Final = "resource.k8s.io"
+# The releases this project judges objects of: v1alpha1 (1.26) is before them.
 FIRST_RELEASE: Final = "1.27"
-LAST_RELEASE: Final = "1.37"
+LAST_RELEASE: Final = RELEASES[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,28 +46,27 @@ class ServedKind:
         )
 
 
-def _served(version: str, first: str, last: str, *kinds: str) -> tuple[ServedKind, ...]:
-    return tuple(ServedKind(version, kind, first, last) for kind in kinds)
+def _release_number(release: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in release.split("."))
 
 
-_FOUR_KINDS: Final = ("DeviceClass", "ResourceClaim", "ResourceClaimTemplate", "ResourceSlice")
+def _served_kinds() -> tuple[ServedKind, ...]:
+    """Every (version, kind) of `eras.SERVED` from FIRST_RELEASE on, with the releases that serve it,
+    in the order the releases first serve them."""
+    releases: dict[tuple[str, str], list[str]] = {}
+    for release, versions in SERVED_BY_RELEASE.items():
+        if _release_number(release) < _release_number(FIRST_RELEASE):
+            continue
+        for version, kinds in versions.items():
+            for kind in kinds:
+                releases.setdefault((version, kind), []).append(release)
+    by_version: dict[str, list[ServedKind]] = {}
+    for (version, kind), serving in releases.items():
+        by_version.setdefault(version, []).append(ServedKind(version, kind, serving[0], serving[-1]))
+    return tuple(served for kinds in by_version.values() for served in kinds)
 
-SERVED_KINDS: Final[tuple[ServedKind, ...]] = (
-    *_served("v1alpha2", "1.27", "1.30", "ResourceClass", "ResourceClaim", "ResourceClaimTemplate"),
-    *_served("v1alpha2", "1.27", "1.30", "PodSchedulingContext"),
-    *_served(
-        "v1alpha2", "1.30", "1.30", "ResourceSlice", "ResourceClaimParameters", "ResourceClassParameters"
-    ),
-    *_served("v1alpha3", "1.31", "1.33", *_FOUR_KINDS),
-    *_served("v1alpha3", "1.31", "1.31", "PodSchedulingContext"),
-    *_served("v1alpha3", "1.33", "1.37", "DeviceTaintRule"),
-    *_served("v1alpha3", "1.36", "1.37", "ResourcePoolStatusRequest"),
-    *_served("v1beta1", "1.32", "1.37", *_FOUR_KINDS),
-    *_served("v1beta2", "1.33", "1.37", *_FOUR_KINDS),
-    *_served("v1beta2", "1.36", "1.37", "DeviceTaintRule"),
-    *_served("v1", "1.34", "1.37", *_FOUR_KINDS),
-    *_served("v1", "1.37", "1.37", "DeviceTaintRule"),
-)
+
+SERVED_KINDS: Final[tuple[ServedKind, ...]] = _served_kinds()
 
 _BY_VERSION_KIND: Final = {(served.version, served.kind): served for served in SERVED_KINDS}
 
@@ -125,7 +112,3 @@ def what_is_served(version: str, kind: str) -> str:
     if elsewhere:
         said += f"; {kind} is in {', '.join(elsewhere)}"
     return said
-
-
-def _release_number(release: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in release.split("."))
