@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Final
 
-from webhook.eras import GROUP, RELEASES
+from webhook.eras import GROUP as GROUP
+from webhook.eras import RELEASES
 from webhook.eras import SERVED as SERVED_BY_RELEASE
 from webhook.field import go_quote
 
