@@ -42,6 +42,15 @@ def test_the_compiled_sources_are_the_hot_modules_without_package_inits() -> Non
     assert "webhook.admission" not in names  # pydantic models: not compiled
 
 
+def test_every_rule_module_of_every_api_version_is_compiled() -> None:
+    rule_modules = {
+        native.module_name(path)
+        for path in (native.PROJECT_DIR / "webhook" / "rules").rglob("*.py")
+        if path.name != "__init__.py"
+    }
+    assert rule_modules <= {native.module_name(path) for path in native.compiled_source_files()}
+
+
 def test_the_build_type_checks_against_the_locked_versions_of_what_the_compiled_modules_import() -> None:
     # mypyc's type check follows the compiled modules' imports into orjson and pydantic (through
     # webhook/__init__'s TYPE_CHECKING import of the envelope); the isolated build environment has

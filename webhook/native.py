@@ -35,14 +35,15 @@ from typing import Final
 PACKAGE_DIR: Final = Path(__file__).resolve().parent
 PROJECT_DIR: Final = PACKAGE_DIR.parent
 
-# The modules mypyc compiles, as globs relative to the project directory. A package's __init__ is
+# The modules mypyc compiles, as globs relative to the project directory: every rule package
+# (v1alpha2/, and each other API version's beside it) without naming them. A package's __init__ is
 # never compiled (a compiled __init__ has no __path__ while its body runs, so its imports fail).
 COMPILED_SOURCES: Final = (
     "webhook/field.py",
     "webhook/gotime.py",
     "webhook/schemas.py",
     "webhook/rules/*.py",
-    "webhook/rules/v1alpha2/*.py",
+    "webhook/rules/*/*.py",
 )
 # The shared library that holds the compiled code of all of them (mypycify's group_name).
 GROUP_NAME: Final = "webhook._native"
