@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8443
 CERT_DIR ?= certs
 
-.PHONY: run compile test lint fuzz lock bench bench-rules bench-soak bench-profile clean
+.PHONY: run compile test lint dist fuzz lock bench bench-rules bench-soak bench-profile clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,9 +54,19 @@ test: $(VENV)/.installed-test $(VENV)/.installed-run
 	DRA_WEBHOOK_PURE_PYTHON=1 $(BIN)/python -m pytest $(PURE_PYTHON_TESTS)
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check webhook tests setup.py
-	$(BIN)/ruff format --check webhook tests setup.py
+	$(BIN)/ruff check webhook tests setup.py .ci
+	$(BIN)/ruff format --check webhook tests setup.py .ci
 	$(BIN)/mypy
+
+# The sdist and the wheel built from it, as `python -m build` makes them (each in an isolated build
+# environment: the wheel compiled with mypyc where it can be), into DIST.
+DIST ?= dist
+$(VENV)/.installed-dist: pyproject.toml | $(BIN)/python
+	$(EXTRA) dist | $(BIN)/python -m pip install --quiet -r /dev/stdin
+	touch $@
+
+dist: $(VENV)/.installed-dist
+	$(BIN)/python -m build --outdir $(DIST) .
 
 # The long fuzzing run (docs/robustness.md): random examples instead of CI's fixed ones, FUZZ_EXAMPLES
 # per hypothesis test and 40 times the seeded loops (about 15 minutes here). A failure prints how to
@@ -96,6 +106,6 @@ bench-profile: $(VENV)/.installed-bench $(VENV)/.installed-run
 	$(BIN)/python bench/load.py --profile
 
 clean:
-	rm -rf $(VENV) build *.egg-info webhook/native-build.json
+	rm -rf $(VENV) build dist *.egg-info webhook/native-build.json
 	find webhook -name '*.so' -delete
 	rm -rf .pytest_cache .mypy_cache .ruff_cache
