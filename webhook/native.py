@@ -50,6 +50,10 @@ GROUP_NAME: Final = "webhook._native"
 BUILD_RECORD: Final = "native-build.json"
 PURE_PYTHON_ENV: Final = "DRA_WEBHOOK_PURE_PYTHON"
 REBUILD: Final = "rebuild with `make compile`"
+# Why an install has no build record: setup.py printed which one (`pip install -v` shows it).
+NOT_COMPILED_BECAUSE: Final = (
+    f"no working C compiler, mypyc failed, or {PURE_PYTHON_ENV}=1; `pip install -v` prints which"
+)
 
 
 def compiled_source_files(project_dir: Path = PROJECT_DIR) -> list[Path]:
@@ -104,7 +108,7 @@ def inspect_build(package_dir: Path = PACKAGE_DIR, environ: Mapping[str, str] | 
         return Build(False, f"{PURE_PYTHON_ENV} is set")
     record_file = package_dir / BUILD_RECORD
     if not record_file.is_file():
-        return Build(False, "not compiled: no C compiler or mypyc at install time, or installed in pure mode")
+        return Build(False, f"not compiled at install: {NOT_COMPILED_BECAUSE}")
     try:
         recorded: dict[str, str] = json.loads(record_file.read_text(encoding="utf-8"))["modules"]
     except (OSError, ValueError, KeyError, TypeError):
