@@ -34,7 +34,7 @@ def say(message: str) -> None:
 
 
 def falling_back(reason: str) -> None:
-    say(f"installing pure Python, not compiled ({reason}): the same answers, at about twice the CPU")
+    say(f"installing pure Python, not compiled ({reason}): the same answers, at 1.5 times the CPU per review")
 
 
 def compiler_failure(error: Exception) -> str:
