@@ -52,9 +52,13 @@ class build_native(build_ext):
     sources a successful build was made from (`webhook/native-build.json`)."""
 
     def run(self) -> None:
+        # setuptools clears `inplace` (set for an editable install) while it builds, and an error
+        # leaves it cleared: the outputs to remove are found with the value it had.
+        in_place = self.inplace
         try:
             super().run()
         except Exception as error:  # no C compiler, no headers, a compiler error: the sources still run
+            self.inplace = in_place
             self._remove_outputs()
             falling_back(f"the C compiler failed: {compiler_failure(error)}")
             return
