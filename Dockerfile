@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
-# The dra-webhook image: the installed wheel in a virtual environment (without pip) on
-# python:3.11-slim, run as the unprivileged user 65532 (the uid the manifests require). Sources,
-# tests and the wheel build stay in the build stage.
+# The dra-webhook image: the project pip-installed into a virtual environment (without pip) on
+# python:3.11-slim, run as the unprivileged user 65532 (the uid the manifests require). Sources and
+# the build stay in the build stage; tests never enter the build context.
 #
 #   docker build -t dra-webhook:0.1.0 .
 #
@@ -9,29 +9,30 @@
 # tag (tests/test_manifests.py keeps them in step).
 ARG PYTHON_IMAGE=python:3.11-slim
 
-# --- build: turn the project into a wheel and install it, with its dependencies, into a venv ---
+# --- build: `pip install .` into a fresh virtual environment, as a user installs it ---
 FROM ${PYTHON_IMAGE} AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_ROOT_USER_ACTION=ignore
-# A C compiler for mypyc, which compiles the hot modules while the wheel is built (setup.py); the
-# runtime stage gets the compiled wheel, not the compiler.
+# A C compiler for mypyc, which compiles the hot modules while pip builds the package (setup.py);
+# the runtime stage gets the installed result, not the compiler.
 RUN apt-get update \
  && apt-get install --yes --no-install-recommends gcc libc6-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
-# Only what the wheel is built from (.dockerignore keeps everything else out of the context).
-COPY pyproject.toml setup.py README.md requirements.lock ./
+# Only what the package is built from (.dockerignore keeps everything else out of the context).
+COPY pyproject.toml setup.py MANIFEST.in README.md requirements.lock ./
 COPY webhook/ webhook/
 COPY schemas/ schemas/
-# The runtime dependencies come from requirements.lock: exact versions, each file checked against
-# its sha256 (SECURITY.md); the project's own wheel is then added without resolving anything. The
-# import at the end fails the build if the wheel's rules did not come out compiled.
-RUN python -m pip wheel --no-deps --wheel-dir /wheels . \
- && python -m venv --without-pip /opt/dra-webhook \
+# The runtime dependencies first, from requirements.lock: exact versions, each file checked against
+# its sha256 (SECURITY.md). Then the project as a user installs it, `pip install .`, which finds its
+# dependencies satisfied. The last line fails the build if the rules did not come out compiled (-I:
+# not the webhook/ of /src, which the working directory would put first on sys.path).
+RUN python -m venv --without-pip /opt/dra-webhook \
  && python -m pip --python /opt/dra-webhook/bin/python install --require-hashes -r requirements.lock \
- && python -m pip --python /opt/dra-webhook/bin/python install --no-deps /wheels/*.whl \
- && /opt/dra-webhook/bin/python -c 'import sys, webhook; print(webhook.BUILD.describe()); sys.exit(not webhook.BUILD.compiled)'
+ && python -m pip --python /opt/dra-webhook/bin/python install . \
+ && /opt/dra-webhook/bin/dra-webhook --version \
+ && /opt/dra-webhook/bin/python -I -c 'import sys, webhook; sys.exit(not webhook.BUILD.compiled)'
 
 # --- runtime: the venv alone, on the same base image so its interpreter links still resolve ---
 FROM ${PYTHON_IMAGE}

@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8443
 CERT_DIR ?= certs
 
-.PHONY: run compile test lint manifests fuzz lock bench bench-rules bench-soak bench-profile clean
+.PHONY: run compile test lint manifests dist fuzz lock bench bench-rules bench-soak bench-profile clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,9 @@ $(VENV)/.installed-deps: pyproject.toml requirements.lock | $(BIN)/python
 	touch $@
 
 # Then the project itself, without them, editable: installing it compiles the hot modules with mypyc
-# in place (setup.py, webhook/native.py; about a minute), again whenever one of them changes. Without
-# a C compiler it installs the pure-Python package, which runs the same code about a third slower.
+# in place (setup.py, webhook/native.py; about 20 s more than without), again whenever one of them
+# changes. Where that cannot be done (no C compiler, a mypyc error) it installs the pure-Python
+# package, which runs the same code at about 70 % of the throughput; the line printed after says which.
 COMPILED_SOURCES := $(shell $(PYTHON) -c 'import runpy; print(*runpy.run_path("webhook/native.py")["compiled_source_files"]())')
 $(VENV)/.installed-run: setup.py webhook/native.py $(COMPILED_SOURCES) | $(VENV)/.installed-deps
 	$(BIN)/python -m pip install --quiet --no-deps -e .
@@ -59,9 +60,19 @@ manifests: $(VENV)/.installed-deps
 	PYTHONPATH=. $(BIN)/python -m webhook.manifests manifests
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check webhook tests setup.py
-	$(BIN)/ruff format --check webhook tests setup.py
+	$(BIN)/ruff check webhook tests setup.py .ci
+	$(BIN)/ruff format --check webhook tests setup.py .ci
 	$(BIN)/mypy
+
+# The sdist and the wheel built from it, as `python -m build` makes them (each in an isolated build
+# environment: the wheel compiled with mypyc where it can be), into DIST.
+DIST ?= dist
+$(VENV)/.installed-dist: pyproject.toml | $(BIN)/python
+	$(EXTRA) dist | $(BIN)/python -m pip install --quiet -r /dev/stdin
+	touch $@
+
+dist: $(VENV)/.installed-dist
+	$(BIN)/python -m build --outdir $(DIST) .
 
 # The long fuzzing run (docs/robustness.md): random examples instead of CI's fixed ones, FUZZ_EXAMPLES
 # per hypothesis test and 40 times the seeded loops (about 15 minutes here). A failure prints how to
@@ -101,6 +112,6 @@ bench-profile: $(VENV)/.installed-bench $(VENV)/.installed-run
 	$(BIN)/python bench/load.py --profile
 
 clean:
-	rm -rf $(VENV) build *.egg-info webhook/native-build.json
+	rm -rf $(VENV) build dist *.egg-info webhook/native-build.json
 	find webhook -name '*.so' -delete
 	rm -rf .pytest_cache .mypy_cache .ruff_cache

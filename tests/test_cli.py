@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import io
 import json
 import subprocess
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import webhook
 from webhook.cli import main
 
 DATA = Path(__file__).parent / "data"
@@ -69,8 +71,15 @@ def test_python_dash_m_webhook_runs_the_same_command() -> None:
     )
 
 
-def test_version_names_the_build_of_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+def test_version_names_the_installed_version_and_the_build_of_the_rules(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    try:  # the package metadata of the install (pyproject's version when it was installed)
+        number = importlib.metadata.version("dra-webhook")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        number = "(not installed)"
     with pytest.raises(SystemExit) as exit_info:
         main(["--version"])
     assert exit_info.value.code == 0
-    assert capsys.readouterr().out.startswith("dra-webhook 0.1.0; rules: ")
+    shown = " ".join(capsys.readouterr().out.split())  # argparse wraps a long version text
+    assert shown == f"dra-webhook {number}; rules: {webhook.BUILD.describe()}"

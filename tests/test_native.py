@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.machinery
+import re
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -38,6 +40,30 @@ def test_the_compiled_sources_are_the_hot_modules_without_package_inits() -> Non
     } <= set(names)
     assert not [name for name in names if name.endswith("__init__")]
     assert "webhook.admission" not in names  # pydantic models: not compiled
+
+
+def test_every_rule_module_of_every_api_version_is_compiled() -> None:
+    rule_modules = {
+        native.module_name(path)
+        for path in (native.PROJECT_DIR / "webhook" / "rules").rglob("*.py")
+        if path.name != "__init__.py"
+    }
+    assert rule_modules <= {native.module_name(path) for path in native.compiled_source_files()}
+
+
+def test_the_build_type_checks_against_the_locked_versions_of_what_the_compiled_modules_import() -> None:
+    # mypyc's type check follows the compiled modules' imports into orjson and pydantic (through
+    # webhook/__init__'s TYPE_CHECKING import of the envelope); the isolated build environment has
+    # only build-system.requires, so they are there, at the versions requirements.lock installs.
+    project = tomllib.loads((native.PROJECT_DIR / "pyproject.toml").read_text())
+    lock = (native.PROJECT_DIR / "requirements.lock").read_text()
+    pins = dict(
+        requirement.split("==") for requirement in project["build-system"]["requires"] if "==" in requirement
+    )
+    for name in ("orjson", "pydantic"):
+        locked = re.search(rf"^{name}==(\S+)", lock, re.MULTILINE)
+        assert locked and pins.get(name) == locked[1], name
+    assert "mypy" in pins  # every build compiles with the same mypyc
 
 
 def test_a_build_from_the_current_sources_is_used(tmp_path: Path) -> None:

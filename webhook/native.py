@@ -35,24 +35,25 @@ from typing import Final
 PACKAGE_DIR: Final = Path(__file__).resolve().parent
 PROJECT_DIR: Final = PACKAGE_DIR.parent
 
-# The modules mypyc compiles, as globs relative to the project directory. A package's __init__ is
+# The modules mypyc compiles, as globs relative to the project directory: every rule package
+# (v1alpha2/, and each other API version's beside it) without naming them. A package's __init__ is
 # never compiled (a compiled __init__ has no __path__ while its body runs, so its imports fail).
 COMPILED_SOURCES: Final = (
     "webhook/field.py",
     "webhook/gotime.py",
     "webhook/schemas.py",
     "webhook/rules/*.py",
-    "webhook/rules/v1alpha2/*.py",
-    "webhook/rules/v1alpha3/*.py",
-    "webhook/rules/v1/*.py",
-    "webhook/rules/v1beta1/*.py",
-    "webhook/rules/v1beta2/*.py",
+    "webhook/rules/*/*.py",
 )
 # The shared library that holds the compiled code of all of them (mypycify's group_name).
 GROUP_NAME: Final = "webhook._native"
 BUILD_RECORD: Final = "native-build.json"
 PURE_PYTHON_ENV: Final = "DRA_WEBHOOK_PURE_PYTHON"
 REBUILD: Final = "rebuild with `make compile`"
+# Why an install has no build record: setup.py printed which one (`pip install -v` shows it).
+NOT_COMPILED_BECAUSE: Final = (
+    f"no working C compiler, mypyc failed, or {PURE_PYTHON_ENV}=1; `pip install -v` prints which"
+)
 
 
 def compiled_source_files(project_dir: Path = PROJECT_DIR) -> list[Path]:
@@ -107,7 +108,7 @@ def inspect_build(package_dir: Path = PACKAGE_DIR, environ: Mapping[str, str] | 
         return Build(False, f"{PURE_PYTHON_ENV} is set")
     record_file = package_dir / BUILD_RECORD
     if not record_file.is_file():
-        return Build(False, "not compiled: no C compiler or mypyc at install time, or installed in pure mode")
+        return Build(False, f"not compiled at install: {NOT_COMPILED_BECAUSE}")
     try:
         recorded: dict[str, str] = json.loads(record_file.read_text(encoding="utf-8"))["modules"]
     except (OSError, ValueError, KeyError, TypeError):
