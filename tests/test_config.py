@@ -20,7 +20,8 @@ from tests.reviews import admission_review, claim_template, resource_claim
 from webhook.cli import main
 from webhook.config import ConfigError, ConfigWatcher, parse_config
 from webhook.rules.kinds import GroupVersionKind
-from webhook.server import METRICS_KEY, WebhookServer
+from webhook.server import WebhookServer
+from webhook.server.state import METRICS_KEY
 from webhook.settings import Enforcement, ListenAddress, PolicySettings, Settings, UnknownKindPolicy, env_name
 
 # Two kinds, one of them served in two apiVersions.

@@ -25,7 +25,6 @@ from tests.live_server import (
     wait_for,
 )
 from tests.reviews import admission_review, allocated_claim, claim_template, resource_claim
-from webhook import server as server_module
 from webhook.admission import AdmissionRequest, Judge, Verdict, allowed, denied_invalid, errored, parse_review
 from webhook.field import ROOT, required
 from webhook.metrics import (
@@ -39,7 +38,9 @@ from webhook.metrics import (
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds
 from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
 from webhook.rules.release import KUBERNETES_1_30
-from webhook.server import METRICS_KEY, TRAFFIC_KEY, create_app
+from webhook.server import app as server_app
+from webhook.server import create_app
+from webhook.server.state import METRICS_KEY, TRAFFIC_KEY
 from webhook.settings import Settings
 
 Client = TestClient[web.Request, web.Application]
@@ -480,7 +481,8 @@ async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, c
 
 
 async def test_a_certificate_rotation_and_a_refused_pair_are_counted(tmp_path: Path, cert_dir: Path) -> None:
-    from webhook.server import RELOADER_KEY, WebhookServer
+    from webhook.server import WebhookServer
+    from webhook.server.state import RELOADER_KEY
     from webhook.tls import issue_serving_certificate, load_ca
 
     serving = tmp_path / "serving"
@@ -659,7 +661,7 @@ async def answer_one_review(client: Any) -> None:
 async def test_the_server_flushes_on_its_timer(
     aiohttp_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 0.02)
+    monkeypatch.setattr(server_app, "METRICS_FLUSH_SECONDS", 0.02)
     app = create_app(Settings())
     client = await aiohttp_client(app)
     await answer_one_review(client)
@@ -683,7 +685,7 @@ async def test_the_server_flushes_on_its_timer(
 async def test_the_server_flushes_when_it_stops(
     aiohttp_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 3600.0)
+    monkeypatch.setattr(server_app, "METRICS_FLUSH_SECONDS", 3600.0)
     app = create_app(Settings())
     client = await aiohttp_client(app)
     for _ in range(2):
@@ -700,7 +702,7 @@ async def test_the_server_flushes_when_it_stops(
 async def test_a_scrape_flushes_first_and_reads_the_requests_in_flight(
     aiohttp_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 3600.0)
+    monkeypatch.setattr(server_app, "METRICS_FLUSH_SECONDS", 3600.0)
     app = create_app(Settings())
     client = await aiohttp_client(app)
     await answer_one_review(client)

@@ -19,12 +19,14 @@ from aiohttp.test_utils import TestClient
 from tests.kept_alive import read_answer, review_request
 from tests.live_server import HeldRequest, connection_refused, development_certificates, free_port
 from tests.reviews import admission_review, allocated_claim, resource_claim
-from webhook import server as server_module
 from webhook.admission import AdmissionRequest, Verdict
 from webhook.logs import extra_fields
 from webhook.metrics import Metrics
 from webhook.registry import REGISTRY
-from webhook.server import METRICS_KEY, READINESS_KEY, RELOADER_KEY, WebhookServer, create_app, server_tls
+from webhook.server import WebhookServer, connections, create_app
+from webhook.server import app as server_app
+from webhook.server.app import server_tls
+from webhook.server.state import METRICS_KEY, READINESS_KEY, RELOADER_KEY
 from webhook.settings import ListenAddress, Settings
 
 Client = TestClient[web.Request, web.Application]
@@ -199,7 +201,7 @@ async def test_a_review_cut_off_by_the_grace_period_is_logged(
 
 @pytest.fixture
 def short_drain(monkeypatch: pytest.MonkeyPatch) -> float:
-    monkeypatch.setattr(server_module, "DRAIN_IDLE_SECONDS", 0.4)
+    monkeypatch.setattr(connections, "DRAIN_IDLE_SECONDS", 0.4)
     return 0.4
 
 
@@ -459,7 +461,7 @@ class UnflushableMetrics(Metrics):
 async def test_metrics_that_cannot_be_flushed_are_logged_and_cost_no_answer(
     aiohttp_client: MakeClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 0.01)
+    monkeypatch.setattr(server_app, "METRICS_FLUSH_SECONDS", 0.01)
     client = await aiohttp_client(create_app(Settings(), metrics=UnflushableMetrics(REGISTRY)))
     with caplog.at_level(logging.ERROR, logger="webhook.server"):
         for _ in range(3):

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from webhook import server as server_module
-from webhook.server import ConnectionGuard, GuardedConnection
+from webhook.server import connections
+from webhook.server.connections import ConnectionGuard, GuardedConnection
 from webhook.settings import ConnectionLimits
 
 SHORT = 0.05
@@ -98,7 +98,7 @@ async def test_past_the_limit_the_longest_idle_connection_makes_room() -> None:
 async def test_each_closing_is_told_to_the_metrics_with_a_reason_they_know() -> None:
     from webhook.metrics import CONNECTION_CLOSING_REASONS, Metrics
     from webhook.registry import REGISTRY
-    from webhook.server import _CLOSING_REASONS
+    from webhook.server.connections import _CLOSING_REASONS
 
     assert set(_CLOSING_REASONS) == set(CONNECTION_CLOSING_REASONS)
     metrics = Metrics(REGISTRY)
@@ -189,7 +189,7 @@ async def test_a_closed_connection_leaves_room_and_its_timers_stop() -> None:
 
 @pytest.fixture
 def short_drain(monkeypatch: pytest.MonkeyPatch) -> float:
-    monkeypatch.setattr(server_module, "DRAIN_IDLE_SECONDS", SHORT)
+    monkeypatch.setattr(connections, "DRAIN_IDLE_SECONDS", SHORT)
     return SHORT
 
 
