@@ -1565,7 +1565,7 @@ def test_claim_specs_report_as_before(class_name: Any, ref: Any, mode: Any) -> N
 
 # --- envelope ---
 
-from webhook.admission import (  # noqa: E402
+from webhook.admission.envelope import (  # noqa: E402
     _from_model,
     _read_envelope,
     _ReviewModel,

@@ -27,10 +27,11 @@ from webhook.admission import (
     UnreadableReview,
     Verdict,
     errored,
+    log_decision,
     parse_review,
+    request_fields,
     review_response,
 )
-from webhook.logs import log_decision, request_fields
 from webhook.metrics import Metrics
 from webhook.server.state import READINESS_KEY, REGISTRY_KEY, UID_REQUEST_KEY, CurrentJudge, Traffic
 from webhook.settings import Settings
