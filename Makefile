@@ -57,6 +57,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check webhook tests setup.py
 	$(BIN)/ruff format --check webhook tests setup.py
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
 
 # The long fuzzing run (docs/robustness.md): random examples instead of CI's fixed ones, FUZZ_EXAMPLES
 # per hypothesis test and 40 times the seeded loops (about 15 minutes here). A failure prints how to
