@@ -18,7 +18,6 @@ from prometheus_client import generate_latest
 
 from tests.live_server import (
     JSON_HEADERS,
-    development_certificates,
     live_server,
     metric_samples,
     sample,
@@ -323,11 +322,6 @@ def test_certificate_and_configuration_counts_follow_their_watchers() -> None:
 
 
 # --- exact counts summed over two workers -----------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return development_certificates(tmp_path_factory.mktemp("certs"))
 
 
 async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, cert_dir: Path) -> None:

@@ -17,7 +17,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient
 
 from tests.kept_alive import read_answer, review_request
-from tests.live_server import HeldRequest, connection_refused, development_certificates, free_port
+from tests.live_server import HeldRequest, connection_refused, free_port
 from tests.reviews import admission_review, allocated_claim, resource_claim
 from webhook.admission import AdmissionRequest, Verdict
 from webhook.logs import extra_fields
@@ -134,11 +134,6 @@ async def test_health_and_readiness(client: Client) -> None:
 
 
 # --- a whole server in this process: readiness and graceful shutdown ---------------------------------
-
-
-@pytest.fixture(scope="module")
-def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return development_certificates(tmp_path_factory.mktemp("certs"))
 
 
 async def get_status(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:

@@ -60,11 +60,6 @@ from webhook.settings import LogFormat, Settings
 JSON = {"Content-Type": "application/json"}
 
 
-@pytest.fixture(scope="module")
-def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return development_certificates(tmp_path_factory.mktemp("certs"))
-
-
 def copy_certs(source: Path, target: Path) -> Path:
     shutil.copytree(source, target)
     return target
