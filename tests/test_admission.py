@@ -1,4 +1,4 @@
-"""The AdmissionReview bridge: envelopes in, verdicts out, never a crash (SPEC A.2-A.4)."""
+"""The AdmissionReview bridge: envelopes in, verdicts out, never a crash ."""
 
 from __future__ import annotations
 

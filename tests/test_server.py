@@ -1,4 +1,4 @@
-"""The HTTP edge: status codes, content types, limits and health (SPEC A.1, A.4, A.5)."""
+"""The HTTP edge: status codes, content types, limits and health."""
 
 from __future__ import annotations
 
@@ -262,7 +262,7 @@ async def test_an_idle_kept_alive_connection_is_closed_once_idle_for_the_drain_i
 async def test_a_certificate_broken_restored_and_broken_again_is_counted_and_logged_each_time(
     cert_dir: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Issue #20, what an operator sees: `certificate_reloads_total{result="error"}` and the log."""
+    """A refused certificate pair, as an operator sees it: `certificate_reloads_total{result="error"}` and the log."""
     live = Path(shutil.copytree(cert_dir, tmp_path / "live"))
     settings = Settings(port=0, cert_dir=live, generate_dev_certs=False, cert_reload_interval_seconds=0.02)
     server = WebhookServer(settings)

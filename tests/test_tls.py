@@ -1002,7 +1002,7 @@ async def test_a_broken_pair_is_refused_and_the_old_pair_keeps_serving(
 def test_the_same_break_after_a_restore_is_counted_and_logged_again(
     tmp_path: Path, certs: Certificates, caplog: pytest.LogCaptureFixture, broken: str
 ) -> None:
-    """Issue #20: break the files, restore them, break them the same way: each break is counted and
+    """Break the files, restore them, break them the same way: each break is counted and
     logged, and the restore ends the refusal (no `last_error` left behind)."""
     volume = volume_with(tmp_path, certs.serving)
     context, reloader = reloading_context(volume)

@@ -1,5 +1,5 @@
 """Workers under a supervisor, for real: SIGTERM during a burst loses nothing, a killed worker is
-replaced, a server that cannot start says so and stops (SPEC A.5). SIGTERM during streams over
+replaced, a server that cannot start says so and stops. SIGTERM during streams over
 kept-alive connections, repeated, is tests/fuzz/test_faults.py's."""
 
 from __future__ import annotations

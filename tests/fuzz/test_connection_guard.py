@@ -5,6 +5,7 @@ test_slow_clients.py's and, for the drain, test_server.py's and test_workers.py'
 from __future__ import annotations
 
 import asyncio
+import collections
 from typing import Any
 
 import pytest
@@ -61,9 +62,20 @@ class RecordingProtocol(asyncio.Protocol):
         self.calls.append("lost")
 
 
-def guard(**limits: Any) -> ConnectionGuard:
+class CountingGuard(ConnectionGuard):
+    """A guard whose closings are counted by reason, as the metrics count them (`on_close`)."""
+
+    def __init__(self, limits: ConnectionLimits) -> None:
+        self.closed: collections.Counter[str] = collections.Counter()
+        super().__init__(limits, loop=asyncio.get_running_loop(), on_close=self.count)
+
+    def count(self, reason: str) -> None:
+        self.closed[reason] += 1
+
+
+def guard(**limits: Any) -> CountingGuard:
     defaults = {"header_timeout_seconds": 60.0, "write_timeout_seconds": 60.0, "max_connections": 3}
-    return ConnectionGuard(ConnectionLimits(**{**defaults, **limits}), loop=asyncio.get_running_loop())
+    return CountingGuard(ConnectionLimits(**{**defaults, **limits}))
 
 
 def connect(guarded: ConnectionGuard) -> tuple[GuardedConnection, FakeTransport, RecordingProtocol]:

@@ -18,7 +18,7 @@ from webhook.rules.v1alpha2 import GROUP
 
 DRA_GROUP: Final = GROUP
 # kube-apiserver drops a warning with control characters and truncates each to 256 characters once
-# their total passes 4096 (SPEC A.3): keep ours printable, short and few.
+# their total passes 4096: keep ours printable, short and few.
 MAX_WARNING_CHARS: Final = 256
 MAX_WARNINGS: Final = 16
 
@@ -100,7 +100,7 @@ def errored(message: str) -> Verdict:
 
 
 def tidy_warnings(warnings: Sequence[str]) -> tuple[str, ...]:
-    """Printable, at most 256 characters each, at most 16, duplicates dropped (SPEC A.3)."""
+    """Printable, at most 256 characters each, at most 16, duplicates dropped."""
     tidy: dict[str, None] = {}
     for warning in warnings:
         printable = "".join(char if unicodedata.category(char)[0] != "C" else " " for char in warning).strip()

@@ -56,11 +56,6 @@ def record_of(directory: Path) -> dict[str, Any]:
     }
 
 
-def read_record(directory: Path) -> dict[str, Any]:
-    record: dict[str, Any] = json.loads((directory / RECORD).read_text(encoding="utf-8"))
-    return record
-
-
 def generate(directory: Path, antlr: Sequence[str], *, into: Path | None = None) -> Path:
     """Run ANTLR on the grammar of `directory` and put the generated files into `into` (`directory`
     itself by default) with their record. Raises RuntimeError when the tool fails or is not

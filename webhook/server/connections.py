@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import array
 import asyncio
-import collections
 import contextlib
 import fcntl
 import logging
@@ -56,8 +55,8 @@ class ConnectionGuard:
     * a connection limit: past it, the connection idle for the longest is closed to make room (a
       slowloris connection counts as idle), or the new connection if all are busy.
 
-    The body deadline is the handler's (`_read_review`). Each closing is counted in `closed` and
-    told to `on_close` (the metrics).
+    The body deadline is the handler's (`_read_review`). Each closing is told to `on_close` (the
+    metrics), with its reason.
 
     At shutdown it drains the connections (`start_draining`, `close_idle_connections`, `drained`):
     aiohttp's own shutdown closes every idle kept-alive connection at once and stops reading from
@@ -79,7 +78,6 @@ class ConnectionGuard:
         self.on_close = on_close
         self.max_connections = min(limits.max_connections, _open_file_budget())
         self.open: dict[asyncio.BaseProtocol, GuardedConnection] = {}  # aiohttp's protocol -> guard
-        self.closed: collections.Counter[str] = collections.Counter()
         self.draining = False
         # Connections accepted whose TLS handshake is not complete (the protocols see a connection only
         # after it), with the time each was accepted, oldest first. A handshake that fails is never
@@ -123,7 +121,6 @@ class ConnectionGuard:
         self.open.pop(connection.inner, None)
 
     def count_closing(self, reason: str) -> None:
-        self.closed[reason] += 1
         if self.on_close is not None:
             self.on_close(reason)
         log.debug("closing a connection: %s", _CLOSING_REASONS[reason], extra={"reason": reason})

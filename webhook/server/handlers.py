@@ -69,15 +69,14 @@ class ReviewEndpoint:
             answer, verdict = _encode_answer(review, verdict)
             _record_answer(metrics, review.request, verdict, perf_counter() - started)
             return web.Response(body=answer, content_type="application/json")
-        except asyncio.CancelledError:
-            traffic.cut_off += 1  # the grace period ended (or the client left) before the answer
-            raise
         finally:
             traffic.leave()
 
 
 async def _read_review(request: web.Request, settings: Settings) -> AdmissionReview:
-    """The AdmissionReview of the request, or the HTTP error of SPEC A.4."""
+    """The AdmissionReview of the request, or an HTTP error: 415 for a body that is not JSON, 413 over
+    the body limit, 408 for a body not received in time, 400 for one that cannot be read or is not an
+    AdmissionReview."""
     # The usual header is exactly `application/json`: then so is the parsed type (aiohttp's parse,
     # `request.content_type`, runs only for any other value).
     if (

@@ -42,10 +42,9 @@ class CurrentJudge:
 
 @dataclass(slots=True)
 class Traffic:
-    """Reviews being handled now, and those cut off by the end of a grace period."""
+    """Reviews being handled now (a gauge, and what a shutdown waits for)."""
 
     in_flight: int = 0
-    cut_off: int = 0
 
     def enter(self) -> None:
         self.in_flight += 1
