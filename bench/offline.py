@@ -6,7 +6,7 @@ Writes N manifests (claims, templates, classes, scheduling contexts; about one i
 F multi-document YAML files plus one JSON-lines review file into a temporary directory, then times
 the whole command (reading, YAML decoding, judging, the text report) in this process, and with -j J
 processes when J > 1. The first run is a warm-up that loads the schemas; the best of three counts.
-Not a unit test: numbers depend on the machine (DESIGN: measure before and after in bench/).
+Not a unit test: numbers depend on the machine; measure before and after a change.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Reviews streamed over kept-alive connections while the server is told to stop (issue #20).
+"""Reviews streamed over kept-alive connections while the server is told to stop (docs/operations.md,
+"Shutdown": no review written on an open connection is lost).
 
 A few clients, each on one kept-alive TLS connection, send reviews at a steady rate (the way
 kube-apiserver's pool of connections does), one at a time, never pipelined. SIGTERM goes to the main

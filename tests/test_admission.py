@@ -1,4 +1,4 @@
-"""The AdmissionReview bridge: envelopes in, verdicts out, never a crash (SPEC A.2-A.4)."""
+"""The AdmissionReview bridge: envelopes in, verdicts out, never a crash ."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from tests.reviews import admission_review, allocated_claim, claim_template, resource_claim
 from webhook import review
-from webhook.admission import Judge, UnreadableReview, default_judge, parse_review, tidy_warnings
+from webhook.admission import Judge, UnreadableReview, default_judge, parse_review
+from webhook.admission.verdicts import tidy_warnings
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds
 from webhook.rules.kinds import GroupVersionKind
 from webhook.rules.release import KUBERNETES_1_30

@@ -15,12 +15,13 @@ import orjson
 import pytest
 from prometheus_client import generate_latest
 
-from tests.live_server import JSON_HEADERS, development_certificates, metric_samples, sample
+from tests.live_server import JSON_HEADERS, metric_samples, sample
 from tests.reviews import admission_review, claim_template, resource_claim
 from webhook.cli import main
 from webhook.config import ConfigError, ConfigWatcher, parse_config
 from webhook.rules.kinds import GroupVersionKind
-from webhook.server import METRICS_KEY, WebhookServer
+from webhook.server import WebhookServer
+from webhook.server.state import METRICS_KEY
 from webhook.settings import Enforcement, ListenAddress, PolicySettings, Settings, UnknownKindPolicy, env_name
 
 # Two kinds, one of them served in two apiVersions.
@@ -256,11 +257,6 @@ def test_a_broken_file_at_start_is_an_error(tmp_path: Path) -> None:
 
 
 # --- reloads while serving --------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return development_certificates(tmp_path_factory.mktemp("certs"))
 
 
 async def eventually(condition: Callable[[], Awaitable[bool]], *, timeout: float = 5.0) -> bool:

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from webhook import schema_nodes
 from webhook.field import (
     ROOT,
     ErrorList,
@@ -59,18 +60,7 @@ from webhook.rules.v1alpha2.resourceclaim import (
     validate_structured_resource_handle,
 )
 from webhook.rules.values import integer, mapping, optional_mapping, sequence, string_map, text
-from webhook.schemas import (
-    StructuralChecker,
-    _Array,
-    _DateTime,
-    _Findings,
-    _Int64,
-    _Map,
-    _Node,
-    _Scalar,
-    _StringEnum,
-    _Struct,
-)
+from webhook.schemas import StructuralChecker
 
 # --- names: the reference algorithms, as they were before the fast paths ------------------------------
 
@@ -430,19 +420,19 @@ def _without_shortcuts(slow: StructuralChecker) -> StructuralChecker:
     value gets its node's full `check`, each item of a list its own call."""
     seen: set[int] = set()
 
-    def visit(node: _Node) -> None:
+    def visit(node: schema_nodes.Node) -> None:
         if id(node) in seen:
             return
         seen.add(id(node))
         node.settled = type(None)
-        if isinstance(node, _Struct):
+        if isinstance(node, schema_nodes.Struct):
             node.settled_types = dict.fromkeys(node.fields, type(None))
             for child in node.fields.values():
                 visit(child)
-        elif isinstance(node, _Array):
+        elif isinstance(node, schema_nodes.Array):
             node.struct_items = None
             visit(node.items)
-        elif isinstance(node, _Map):
+        elif isinstance(node, schema_nodes.Map):
             visit(node.values)
 
     for root in slow._roots.values():
@@ -551,21 +541,23 @@ def test_the_shortcuts_are_taken() -> None:
     assert FAST.check(GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim"), claim).errors == []
 
 
-def _find_struct_with_fields(checker: StructuralChecker, gvk: GroupVersionKind, wanted: set[str]) -> _Struct:
-    pending: list[_Node] = [checker._roots[gvk]]
+def _find_struct_with_fields(
+    checker: StructuralChecker, gvk: GroupVersionKind, wanted: set[str]
+) -> schema_nodes.Struct:
+    pending: list[schema_nodes.Node] = [checker._roots[gvk]]
     seen: set[int] = set()
     while pending:
         node = pending.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if isinstance(node, _Struct):
+        if isinstance(node, schema_nodes.Struct):
             if wanted <= set(node.fields):
                 return node
             pending.extend(node.fields.values())
-        elif isinstance(node, _Array):
+        elif isinstance(node, schema_nodes.Array):
             pending.append(node.items)
-        elif isinstance(node, _Map):
+        elif isinstance(node, schema_nodes.Map):
             pending.append(node.values)
     raise AssertionError(f"no struct with {wanted}")
 
@@ -1298,19 +1290,19 @@ def test_claim_statuses_changed_anywhere_report_as_before() -> None:
 # --- the structural check: scalars decided in one test, old lists sharing the new one's first items -----
 
 
-def _scalars(node: _Node, found: dict[type, list[_Scalar]]) -> None:
-    if isinstance(node, _Scalar):
+def _scalars(node: schema_nodes.Node, found: dict[type, list[schema_nodes.Scalar]]) -> None:
+    if isinstance(node, schema_nodes.Scalar):
         found.setdefault(type(node), []).append(node)
-    elif isinstance(node, _Struct):
+    elif isinstance(node, schema_nodes.Struct):
         for child in node.fields.values():
             _scalars(child, found)
-    elif isinstance(node, _Array):
+    elif isinstance(node, schema_nodes.Array):
         _scalars(node.items, found)
-    elif isinstance(node, _Map):
+    elif isinstance(node, schema_nodes.Map):
         _scalars(node.values, found)
 
 
-SCALARS: dict[type, list[_Scalar]] = {}
+SCALARS: dict[type, list[schema_nodes.Scalar]] = {}
 for _root in FAST._roots.values():
     _scalars(_root, SCALARS)
 scalar_values = st.one_of(
@@ -1324,14 +1316,14 @@ scalar_values = st.one_of(
 )
 
 
-@pytest.mark.parametrize("kind", [_StringEnum, _DateTime, _Int64])
+@pytest.mark.parametrize("kind", [schema_nodes.StringEnum, schema_nodes.DateTime, schema_nodes.Int64])
 @given(value=scalar_values)
 @settings(max_examples=300, deadline=None)
 def test_a_scalar_decided_in_one_test_reports_as_the_general_check(kind: type, value: Any) -> None:
     for node in SCALARS[kind][:3]:
-        fast, general = _Findings(False), _Findings(False)
+        fast, general = schema_nodes.Findings(False), schema_nodes.Findings(False)
         node.check(value, (None, "field"), fast)
-        _Scalar.check(node, value, (None, "field"), general)
+        schema_nodes.Scalar.check(node, value, (None, "field"), general)
         assert [str(e) for e in fast.errors] == [str(e) for e in general.errors]
 
 
@@ -1399,8 +1391,8 @@ def test_log_timestamps_read_as_datetime_wrote_them(created: float) -> None:
 
 # --- schemas ---
 #
-# `_Struct.check_items` decides an item whose values all have their fields' settled types without a
-# call, and `_Struct.check` a field by its node's settled type: lists of consumers that mix such items
+# `Struct.check_items` decides an item whose values all have their fields' settled types without a
+# call, and `Struct.check` a field by its node's settled type: lists of consumers that mix such items
 # with others (null, unknown or repeated keys, numbers and booleans where strings go) check the same.
 
 _CONSUMER_KEYS = ("resource", "name", "uid", "apiGroup", "unknown")
@@ -1565,7 +1557,7 @@ def test_claim_specs_report_as_before(class_name: Any, ref: Any, mode: Any) -> N
 
 # --- envelope ---
 
-from webhook.admission import (  # noqa: E402
+from webhook.admission.envelope import (  # noqa: E402
     _from_model,
     _read_envelope,
     _ReviewModel,

@@ -1,4 +1,4 @@
-"""Field errors render byte for byte as apimachinery 1.30 renders them (SPEC B §1)."""
+"""Field errors render byte for byte as apimachinery 1.30 renders them (field.Error, ToAggregate)."""
 
 from __future__ import annotations
 

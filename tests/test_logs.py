@@ -14,18 +14,10 @@ from typing import Any
 import pytest
 
 from tests.reviews import admission_review, allocated_claim, claim_template, resource_claim
-from webhook.admission import AdmissionRequest, Judge, parse_review
+from webhook.admission import AdmissionRequest, Judge, log_decision, parse_review, request_fields
+from webhook.admission.decisions import MAX_CAUSE_MESSAGE_CHARS, MAX_LOGGED_CAUSES
 from webhook.field import ROOT, invalid
-from webhook.logs import (
-    MAX_CAUSE_MESSAGE_CHARS,
-    MAX_LOGGED_CAUSES,
-    JsonFormatter,
-    TextFormatter,
-    configure_logging,
-    log_decision,
-    request_fields,
-    resolve_log_format,
-)
+from webhook.logs import JsonFormatter, TextFormatter, configure_logging, resolve_log_format
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds
 from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
 from webhook.rules.release import KUBERNETES_1_30

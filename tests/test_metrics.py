@@ -18,14 +18,12 @@ from prometheus_client import generate_latest
 
 from tests.live_server import (
     JSON_HEADERS,
-    development_certificates,
     live_server,
     metric_samples,
     sample,
     wait_for,
 )
 from tests.reviews import admission_review, allocated_claim, claim_template, resource_claim
-from webhook import server as server_module
 from webhook.admission import AdmissionRequest, Judge, Verdict, allowed, denied_invalid, errored, parse_review
 from webhook.field import ROOT, required
 from webhook.metrics import (
@@ -39,7 +37,9 @@ from webhook.metrics import (
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds
 from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
 from webhook.rules.release import KUBERNETES_1_30
-from webhook.server import METRICS_KEY, TRAFFIC_KEY, create_app
+from webhook.server import app as server_app
+from webhook.server import create_app
+from webhook.server.state import METRICS_KEY, TRAFFIC_KEY
 from webhook.settings import Settings
 
 Client = TestClient[web.Request, web.Application]
@@ -324,11 +324,6 @@ def test_certificate_and_configuration_counts_follow_their_watchers() -> None:
 # --- exact counts summed over two workers -----------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return development_certificates(tmp_path_factory.mktemp("certs"))
-
-
 async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, cert_dir: Path) -> None:
     config = tmp_path / "config.yaml"
     config.write_text("enforcement:\n  kinds:\n    ResourceClaimTemplate: warn\n")
@@ -480,7 +475,8 @@ async def test_a_scrape_sums_the_counts_of_two_workers_exactly(tmp_path: Path, c
 
 
 async def test_a_certificate_rotation_and_a_refused_pair_are_counted(tmp_path: Path, cert_dir: Path) -> None:
-    from webhook.server import RELOADER_KEY, WebhookServer
+    from webhook.server import WebhookServer
+    from webhook.server.state import RELOADER_KEY
     from webhook.tls import issue_serving_certificate, load_ca
 
     serving = tmp_path / "serving"
@@ -659,7 +655,7 @@ async def answer_one_review(client: Any) -> None:
 async def test_the_server_flushes_on_its_timer(
     aiohttp_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 0.02)
+    monkeypatch.setattr(server_app, "METRICS_FLUSH_SECONDS", 0.02)
     app = create_app(Settings())
     client = await aiohttp_client(app)
     await answer_one_review(client)
@@ -683,7 +679,7 @@ async def test_the_server_flushes_on_its_timer(
 async def test_the_server_flushes_when_it_stops(
     aiohttp_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 3600.0)
+    monkeypatch.setattr(server_app, "METRICS_FLUSH_SECONDS", 3600.0)
     app = create_app(Settings())
     client = await aiohttp_client(app)
     for _ in range(2):
@@ -700,7 +696,7 @@ async def test_the_server_flushes_when_it_stops(
 async def test_a_scrape_flushes_first_and_reads_the_requests_in_flight(
     aiohttp_client: MakeClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 3600.0)
+    monkeypatch.setattr(server_app, "METRICS_FLUSH_SECONDS", 3600.0)
     app = create_app(Settings())
     client = await aiohttp_client(app)
     await answer_one_review(client)

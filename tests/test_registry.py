@@ -24,11 +24,10 @@ import webhook.rules
 from tests.live_server import sample
 from tests.reviews import admission_review, resource_claim
 from webhook import native
-from webhook.admission import Judge, parse_review
+from webhook.admission import Judge, log_decision, parse_review
 from webhook.config import parse_config
 from webhook.eras import ERAS
 from webhook.field import ROOT, ErrorList, required
-from webhook.logs import log_decision
 from webhook.manifests import era_rules, registry_resources, render_objects, webhook_rules
 from webhook.metrics import Metrics
 from webhook.offline.manifest_judge import ManifestJudge, ValidateOptions

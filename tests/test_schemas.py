@@ -31,17 +31,19 @@ from webhook.field import ROOT, ErrorType, FieldPath
 from webhook.gotime import is_rfc3339
 from webhook.offline.inputs import read_documents
 from webhook.offline.objects import ManifestObject, objects_of
-from webhook.rules.kinds import GroupVersionKind
-from webhook.schemas import (
-    MAX_UNKNOWN_FIELD_WARNINGS,
+from webhook.quantity import (
     QUANTITY_FORMAT_WRONG,
     QUANTITY_NUMERIC_WRONG,
     QUANTITY_SUFFIX_WRONG,
+    quantity_error,
+)
+from webhook.rules.kinds import GroupVersionKind
+from webhook.schema_nodes import MAX_UNKNOWN_FIELD_WARNINGS
+from webhook.schemas import (
     SchemaError,
     StructuralChecker,
     StructuralReport,
     default_schema_directory,
-    quantity_error,
 )
 
 REPO = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""The HTTP edge: status codes, content types, limits and health (SPEC A.1, A.4, A.5)."""
+"""The HTTP edge: status codes, content types, limits and health."""
 
 from __future__ import annotations
 
@@ -17,14 +17,16 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient
 
 from tests.kept_alive import read_answer, review_request
-from tests.live_server import HeldRequest, connection_refused, development_certificates, free_port
+from tests.live_server import HeldRequest, connection_refused, free_port
 from tests.reviews import admission_review, allocated_claim, resource_claim
-from webhook import server as server_module
 from webhook.admission import AdmissionRequest, Verdict
 from webhook.logs import extra_fields
 from webhook.metrics import Metrics
 from webhook.registry import REGISTRY
-from webhook.server import METRICS_KEY, READINESS_KEY, RELOADER_KEY, WebhookServer, create_app, server_tls
+from webhook.server import WebhookServer, connections, create_app
+from webhook.server import app as server_app
+from webhook.server.app import server_tls
+from webhook.server.state import METRICS_KEY, READINESS_KEY, RELOADER_KEY
 from webhook.settings import ListenAddress, Settings
 
 Client = TestClient[web.Request, web.Application]
@@ -134,11 +136,6 @@ async def test_health_and_readiness(client: Client) -> None:
 # --- a whole server in this process: readiness and graceful shutdown ---------------------------------
 
 
-@pytest.fixture(scope="module")
-def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return development_certificates(tmp_path_factory.mktemp("certs"))
-
-
 async def get_status(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
     async with session.get(url) as response:
         return response.status, await response.text()
@@ -199,7 +196,7 @@ async def test_a_review_cut_off_by_the_grace_period_is_logged(
 
 @pytest.fixture
 def short_drain(monkeypatch: pytest.MonkeyPatch) -> float:
-    monkeypatch.setattr(server_module, "DRAIN_IDLE_SECONDS", 0.4)
+    monkeypatch.setattr(connections, "DRAIN_IDLE_SECONDS", 0.4)
     return 0.4
 
 
@@ -265,7 +262,7 @@ async def test_an_idle_kept_alive_connection_is_closed_once_idle_for_the_drain_i
 async def test_a_certificate_broken_restored_and_broken_again_is_counted_and_logged_each_time(
     cert_dir: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Issue #20, what an operator sees: `certificate_reloads_total{result="error"}` and the log."""
+    """A refused certificate pair, as an operator sees it: `certificate_reloads_total{result="error"}` and the log."""
     live = Path(shutil.copytree(cert_dir, tmp_path / "live"))
     settings = Settings(port=0, cert_dir=live, generate_dev_certs=False, cert_reload_interval_seconds=0.02)
     server = WebhookServer(settings)
@@ -459,7 +456,7 @@ class UnflushableMetrics(Metrics):
 async def test_metrics_that_cannot_be_flushed_are_logged_and_cost_no_answer(
     aiohttp_client: MakeClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "METRICS_FLUSH_SECONDS", 0.01)
+    monkeypatch.setattr(server_app, "METRICS_FLUSH_SECONDS", 0.01)
     client = await aiohttp_client(create_app(Settings(), metrics=UnflushableMetrics(REGISTRY)))
     with caplog.at_level(logging.ERROR, logger="webhook.server"):
         for _ in range(3):

@@ -34,6 +34,8 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from webhook import cli, tls
 from webhook.tls import CertificateError, CertificateReloader, IssuedCertificate
+from webhook.tls import serving as serving_module
+from webhook.tls.pem import read_file
 
 # --------------------------------------------------------------------------------------------------
 # Keys are slow: every certificate the module needs is made once.
@@ -127,7 +129,7 @@ def go_like_client(ca: IssuedCertificate, *, client: IssuedCertificate | None = 
 
 
 def _load_client_certificate(context: ssl.SSLContext, client: IssuedCertificate) -> None:
-    with tls._in_memory_files(client.cert_pem, client.key_pem) as (cert_path, key_path):
+    with serving_module._in_memory_files(client.cert_pem, client.key_pem) as (cert_path, key_path):
         context.load_cert_chain(cert_path, key_path)
 
 
@@ -514,7 +516,7 @@ def test_tls12_suites_are_ecdhe_with_aead_only(tmp_path: Path, certs: Certificat
         for suite in server_context(tmp_path, certs.serving).get_ciphers()
         if suite["protocol"] == "TLSv1.2"
     ]
-    assert sorted(suite["name"] for suite in suites) == sorted(tls.TLS12_CIPHERS.split(":"))
+    assert sorted(suite["name"] for suite in suites) == sorted(serving_module.TLS12_CIPHERS.split(":"))
     assert all(suite["kea"] == "kx-ecdhe" and suite["aead"] for suite in suites)
 
 
@@ -803,7 +805,7 @@ def test_a_swap_between_reading_the_certificate_and_the_key_is_read_again(
     # key read fails, the links have moved, so both files are read again from the new generation.
     volume = volume_with(tmp_path, certs.serving)
     _, reloader = reloading_context(volume)
-    read_bytes = tls._read_bytes
+    read_bytes = read_file
     swaps: list[Path] = []
 
     def read_then_swap(path: Path, what: str) -> bytes:
@@ -813,7 +815,7 @@ def test_a_swap_between_reading_the_certificate_and_the_key_is_read_again(
             volume.publish_pair(certs.serving_next)
         return data
 
-    monkeypatch.setattr(tls, "_read_bytes", read_then_swap)
+    monkeypatch.setattr(serving_module, "read_file", read_then_swap)
     assert reloader.reload_if_changed() is True
     assert swaps and (reloader.reloads, reloader.reload_errors) == (1, 0)
     assert reloader.certificate == certs.serving_next.certificate
@@ -1000,7 +1002,7 @@ async def test_a_broken_pair_is_refused_and_the_old_pair_keeps_serving(
 def test_the_same_break_after_a_restore_is_counted_and_logged_again(
     tmp_path: Path, certs: Certificates, caplog: pytest.LogCaptureFixture, broken: str
 ) -> None:
-    """Issue #20: break the files, restore them, break them the same way: each break is counted and
+    """Break the files, restore them, break them the same way: each break is counted and
     logged, and the restore ends the refusal (no `last_error` left behind)."""
     volume = volume_with(tmp_path, certs.serving)
     context, reloader = reloading_context(volume)

@@ -1,6 +1,6 @@
 """The rule both file watchers follow (webhook.watched): a new usable content goes into service, a
 refused one is counted and told once, and once the files are back to the content in service a
-refusal is over, so the same break again is counted and told again (issue #20)."""
+refusal is over, so the same break again is counted and told again."""
 
 from __future__ import annotations
 

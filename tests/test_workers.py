@@ -1,5 +1,5 @@
 """Workers under a supervisor, for real: SIGTERM during a burst loses nothing, a killed worker is
-replaced, a server that cannot start says so and stops (SPEC A.5). SIGTERM during streams over
+replaced, a server that cannot start says so and stops. SIGTERM during streams over
 kept-alive connections, repeated, is tests/fuzz/test_faults.py's."""
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from tests.live_server import (
     HeldRequest,
     LiveServer,
     connection_refused,
-    development_certificates,
     free_port,
     live_server,
     metric_samples,
@@ -38,11 +37,6 @@ from webhook.workers import HEALTHY_AFTER_SECONDS, Supervisor, WorkerSlot
 HELD_REQUESTS = 6
 BURST_TASKS = 8
 MAX_BURST_REQUESTS_PER_TASK = 5000  # a bound; SIGTERM ends the burst long before
-
-
-@pytest.fixture(scope="module")
-def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return development_certificates(tmp_path_factory.mktemp("certs"))
 
 
 def review_body(uid: str) -> bytes:

@@ -35,8 +35,8 @@ Bounds
 ------
 cel-go (hence Kubernetes 1.30, which sets no length limit on these fields) rejects expressions
 over 100,000 code points and nesting deeper than 250, and stops error recovery after 30 attempts
-of 256 tokens; all of it is ported. The Python parser is ~50x slower than Go's, so this module
-adds one bound of its own: `COMPILE_CPU_SECONDS` of CPU time per expression. A hostile 10,000
+of 256 tokens; all of it is ported. The Python parser is far slower than Go's (docs/performance.md),
+so this module adds one bound of its own: `COMPILE_CPU_SECONDS` of CPU time per expression. A hostile 10,000
 character expression is answered in well under a second (deep nesting hits cel-go's recursion
 limit long before); a pathological one that still runs past the budget is rejected as Invalid
 with `TOO_COMPLEX_DETAIL` -- the one verdict Kubernetes would not give (it has no time limit).
@@ -80,8 +80,8 @@ MAX_CACHED_SELECTORS = 4096
 # junk make a 110,000-character detail: 100 errors, each quoting the line) and is compiled again
 # when it comes back. With both bounds the cache holds at most ~32 MiB whatever it is sent.
 MAX_CACHED_ENTRY_CHARS = 8192
-# CPU seconds one compilation may take: ~100x a realistic selector (a few hundred characters
-# compile in 2-20 ms); enough for any 2,000-character selector on a slow machine.
+# CPU seconds one compilation may take: a hundred times what a realistic selector takes
+# (docs/performance.md, "The rules alone"); enough for any 2,000-character selector on a slow machine.
 COMPILE_CPU_SECONDS = 1.0
 TOO_COMPLEX_DETAIL = (
     "compilation failed: ERROR: <input>:-1:0: expression too complex: compiling it took more than "
@@ -196,8 +196,8 @@ def review_budget(seconds: float | None = None) -> Iterator[ReviewBudget]:
 
 def open_review_budget(seconds: float | None = None) -> Token[ReviewBudget | None]:
     """`review_budget()` without a context manager, for the judge's per-review path (entering and
-    leaving a generator context manager costs about 13,000 instructions): open a budget here and
-    close it with `close_review_budget(token)` in a `finally`."""
+    leaving a generator context manager costs more than the budget's own work: docs/performance.md):
+    open a budget here and close it with `close_review_budget(token)` in a `finally`."""
     return _REVIEW_BUDGET.set(ReviewBudget(REVIEW_COMPILE_CPU_SECONDS if seconds is None else seconds))
 
 

@@ -3,7 +3,7 @@
 Every key is optional; an empty file changes nothing::
 
     unknownKind: allow                 # allow (with a warning) | deny: kinds this webhook does not validate
-    namespaceRules:                    # the webhook's own parametersRef rules (SPEC Part C)
+    namespaceRules:                    # the webhook's own parametersRef rules (webhook/rules/policy.py)
       enabled: true
       classReferenceScope: true        # ResourceClass(Parameters) references match the kind's scope
       claimReferenceNamespace: true    # a claim's parameters live in the claim's namespace

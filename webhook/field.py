@@ -10,7 +10,7 @@ Value printing follows `(*field.Error).ErrorBody()` of apimachinery v0.30:
 * `nil` becomes the *string* ``"null"`` and is then printed like any string, so it shows quoted;
 * int64/int32/float/bool print with ``%v``; strings with ``%q`` (Go quoting);
 * anything else prints with ``%#v``. Go struct literals cannot be reproduced byte for byte, so
-  mappings and lists render as compact JSON (SPEC A.3); a value that Go prints in a known textual
+  mappings and lists render as compact JSON; a value that Go prints in a known textual
   form (``[]string{"a", "b"}``, a time) is passed as a `GoText`.
 """
 

@@ -42,6 +42,9 @@ COMPILED_SOURCES: Final = (
     "webhook/field.py",
     "webhook/gotime.py",
     "webhook/schemas.py",
+    "webhook/schema_nodes.py",
+    "webhook/schema_compiler.py",
+    "webhook/quantity.py",
     "webhook/rules/*.py",
     "webhook/rules/*/*.py",
 )

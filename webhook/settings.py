@@ -38,7 +38,7 @@ ENV_PREFIX: Final = "DRA_WEBHOOK_"
 
 
 class UnknownKindPolicy(enum.Enum):
-    """What to answer for a kind this webhook does not validate (SPEC A.2)."""
+    """What to answer for a kind this webhook does not validate."""
 
     # Allow, with a warning that names what was not checked: a webhook registered too broadly must
     # not block a cluster, and the warning keeps it from looking like a real check.
@@ -56,7 +56,7 @@ class Enforcement(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class PolicySettings:
-    """The switches of the webhook's own rules (SPEC Part C) and of its answers to the unexpected."""
+    """The switches of the webhook's own rules (webhook.rules.policy) and of its answers to the unexpected."""
 
     namespace_rules: bool = True
     class_reference_scope: bool = True

@@ -35,12 +35,9 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from webhook.settings import Settings
-
-if TYPE_CHECKING:
-    from aiohttp import web
 
 log = logging.getLogger("webhook.workers")
 
@@ -83,6 +80,12 @@ def worker_main() -> None:
 
     configure_logging(level=settings.log_level, log_format=settings.log_format)
     sys.exit(serve(settings, worker=True, parent_pid=parent_pid))
+
+
+class MetricsListener(Protocol):
+    """What the supervisor keeps of the metrics listener it runs (`webhook.server.start_metrics_listener`)."""
+
+    async def cleanup(self) -> None: ...
 
 
 @dataclass(slots=True)
@@ -172,7 +175,7 @@ class Supervisor:
             return False
         return True
 
-    async def _start_metrics_listener(self, directory: Path) -> web.AppRunner | None:
+    async def _start_metrics_listener(self, directory: Path) -> MetricsListener | None:
         address = self.settings.metrics_address
         if address is None:
             return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -25,7 +26,6 @@ from tests.fuzz.hostile import DEEP_NESTING
 from tests.fuzz.oracle import REVIEW_TIME_LIMIT_SECONDS, bounded_time, check_answer, check_unreadable
 from tests.fuzz.profiles import budget, run_seed
 from tests.fuzz.seeds import admission_review, seed
-from tests.live_server import development_certificates
 from webhook.admission import Judge, UnreadableReview, parse_review, review_response
 from webhook.server import create_app
 from webhook.settings import Settings
@@ -211,8 +211,7 @@ async def test_hostile_json_through_the_application(client: Client, name: str) -
 
 
 @pytest.fixture(scope="module")
-def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GuardedServer]:
-    cert_dir = development_certificates(tmp_path_factory.mktemp("certs"))
+def tls_server(tmp_path_factory: pytest.TempPathFactory, cert_dir: Path) -> Iterator[GuardedServer]:
     with guarded_server(tmp_path_factory.mktemp("server"), cert_dir, limits={}) as server:
         yield server
 

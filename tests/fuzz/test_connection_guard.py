@@ -5,12 +5,13 @@ test_slow_clients.py's and, for the drain, test_server.py's and test_workers.py'
 from __future__ import annotations
 
 import asyncio
+import collections
 from typing import Any
 
 import pytest
 
-from webhook import server as server_module
-from webhook.server import ConnectionGuard, GuardedConnection
+from webhook.server import connections
+from webhook.server.connections import ConnectionGuard, GuardedConnection
 from webhook.settings import ConnectionLimits
 
 SHORT = 0.05
@@ -61,9 +62,20 @@ class RecordingProtocol(asyncio.Protocol):
         self.calls.append("lost")
 
 
-def guard(**limits: Any) -> ConnectionGuard:
+class CountingGuard(ConnectionGuard):
+    """A guard whose closings are counted by reason, as the metrics count them (`on_close`)."""
+
+    def __init__(self, limits: ConnectionLimits) -> None:
+        self.closed: collections.Counter[str] = collections.Counter()
+        super().__init__(limits, loop=asyncio.get_running_loop(), on_close=self.count)
+
+    def count(self, reason: str) -> None:
+        self.closed[reason] += 1
+
+
+def guard(**limits: Any) -> CountingGuard:
     defaults = {"header_timeout_seconds": 60.0, "write_timeout_seconds": 60.0, "max_connections": 3}
-    return ConnectionGuard(ConnectionLimits(**{**defaults, **limits}), loop=asyncio.get_running_loop())
+    return CountingGuard(ConnectionLimits(**{**defaults, **limits}))
 
 
 def connect(guarded: ConnectionGuard) -> tuple[GuardedConnection, FakeTransport, RecordingProtocol]:
@@ -98,7 +110,7 @@ async def test_past_the_limit_the_longest_idle_connection_makes_room() -> None:
 async def test_each_closing_is_told_to_the_metrics_with_a_reason_they_know() -> None:
     from webhook.metrics import CONNECTION_CLOSING_REASONS, Metrics
     from webhook.registry import REGISTRY
-    from webhook.server import _CLOSING_REASONS
+    from webhook.server.connections import _CLOSING_REASONS
 
     assert set(_CLOSING_REASONS) == set(CONNECTION_CLOSING_REASONS)
     metrics = Metrics(REGISTRY)
@@ -189,7 +201,7 @@ async def test_a_closed_connection_leaves_room_and_its_timers_stop() -> None:
 
 @pytest.fixture
 def short_drain(monkeypatch: pytest.MonkeyPatch) -> float:
-    monkeypatch.setattr(server_module, "DRAIN_IDLE_SECONDS", SHORT)
+    monkeypatch.setattr(connections, "DRAIN_IDLE_SECONDS", SHORT)
     return SHORT
 
 

@@ -8,7 +8,7 @@
   answered, and a replacement worker serves;
 * SIGTERM while abusive clients hold connections: the server still exits 0, promptly;
 * SIGTERM while clients stream reviews over kept-alive connections, again and again: not one review
-  written on an open connection goes unanswered, and no process of the server is left (issue #20).
+  written on an open connection goes unanswered, and no process of the server is left.
 
 The happy paths (SIGTERM during a burst, a killed worker replaced) are tests/test_workers.py's.
 """
@@ -58,11 +58,6 @@ from webhook.server import create_app
 from webhook.settings import LogFormat, Settings
 
 JSON = {"Content-Type": "application/json"}
-
-
-@pytest.fixture(scope="module")
-def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return development_certificates(tmp_path_factory.mktemp("certs"))
 
 
 def copy_certs(source: Path, target: Path) -> Path:
@@ -408,7 +403,7 @@ STREAM_RUNS = budget(3)
 async def test_sigterm_during_kept_alive_streams_loses_no_request_and_leaves_no_process(
     tmp_path: Path, cert_dir: Path, run: int
 ) -> None:
-    """Issue #20: 4 clients stream reviews (600/s in all) over kept-alive connections, SIGTERM goes to
+    """4 clients stream reviews (600/s in all) over kept-alive connections, SIGTERM goes to
     the supervisor. Every review written on an open connection is answered; each streaming client is
     told to go elsewhere by an answer (`Connection: close`), never cut off between two reviews; the
     server exits 0 within 15 s and no process of its group is left, running or as a zombie."""

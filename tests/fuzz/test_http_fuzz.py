@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import ssl
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -34,7 +35,6 @@ from tests.fuzz.hostile import mutated
 from tests.fuzz.oracle import check_answer
 from tests.fuzz.profiles import FUZZ
 from tests.fuzz.seeds import seed_reviews
-from tests.live_server import development_certificates
 from webhook.server import create_app
 from webhook.settings import Settings
 
@@ -170,8 +170,7 @@ MALFORMED: dict[str, bytes] = {
 
 
 @pytest.fixture(scope="module")
-def tls_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GuardedServer]:
-    cert_dir = development_certificates(tmp_path_factory.mktemp("certs"))
+def tls_server(tmp_path_factory: pytest.TempPathFactory, cert_dir: Path) -> Iterator[GuardedServer]:
     with guarded_server(tmp_path_factory.mktemp("server"), cert_dir) as server:  # 1 s deadlines
         yield server
 

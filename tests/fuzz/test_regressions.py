@@ -22,7 +22,8 @@ from tests.fuzz.profiles import FUZZ
 from tests.fuzz.seeds import KINDS, admission_review, seed
 from webhook.admission import Judge
 from webhook.field import go_quote
-from webhook.server import create_app, quiet_client_errors
+from webhook.server import create_app
+from webhook.server.handlers import quiet_client_errors
 from webhook.settings import PolicySettings, Settings
 
 
@@ -121,7 +122,7 @@ async def test_a_body_that_does_not_decode_as_its_content_encoding_is_a_400(
     """Found by test_any_content_type_or_encoding (`Content-Encoding: gzip` on a plain JSON body):
     aiohttp's RequestPayloadError escaped `_read_review`, and the middleware answered 500 "internal
     error". A broken chunked framing took the same path (test_http_fuzz's malformed table). Fixed in
-    webhook/server.py: a body that cannot be read is a 400, and the connection is closed."""
+    webhook/server/handlers.py: a body that cannot be read is a 400, and the connection is closed."""
     client = await aiohttp_client(create_app(Settings()))
     document = admission_review(seed("ResourceClaim"), kind="ResourceClaim", uid="encoded")
     response = await client.post(
@@ -166,7 +167,7 @@ async def test_malformed_requests_are_not_logged_as_server_errors(
     """Found by test_malformed_http_gets_a_4xx_or_a_closed_connection: aiohttp logged each malformed
     request it refused (after the first on a connection) at error level, with a stack trace, and a
     body that does not decode once more while draining it, so that anyone reaching the port could
-    fill the log. Fixed in webhook/server.py (`quiet_client_errors`,
+    fill the log. Fixed in webhook/server/handlers.py (`quiet_client_errors`,
     installed by WebhookServer.start): kept at debug level."""
     quiet_client_errors()
     server = TestServer(create_app(Settings()))

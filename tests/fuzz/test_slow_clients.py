@@ -33,18 +33,12 @@ from tests.fuzz.abuse import (
     review_body,
     steady_client,
 )
-from tests.live_server import development_certificates
 
 DEADLINE = TEST_LIMITS["header_timeout_seconds"]
 # A deadline of one second is met within this long, however busy the machine.
 MET_WITHIN = 8.0
 # Timers may fire a little early by the loop's clock granularity.
 NOT_BEFORE = 0.8 * DEADLINE
-
-
-@pytest.fixture(scope="module")
-def cert_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return development_certificates(tmp_path_factory.mktemp("certs"))
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,8 @@ import orjson
 import pytest
 
 from tests.reviews import admission_review, metadata
-from webhook.admission import Judge, parse_review
+from webhook.admission import Judge, log_decision, parse_review
 from webhook.field import ROOT, ErrorList, ErrorType, FieldError, invalid, required, too_many
-from webhook.logs import log_decision
 from webhook.offline.manifest_judge import ManifestJudge, ValidateOptions
 from webhook.registry import KindRegistry, ServedKinds
 from webhook.rules.adapters import converted_kind, same_errors

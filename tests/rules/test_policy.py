@@ -1,4 +1,4 @@
-"""The webhook's own namespace rules for parametersRef (SPEC Part C)."""
+"""The webhook's own namespace rules for parametersRef (webhook/rules/policy.py)."""
 
 from __future__ import annotations
 

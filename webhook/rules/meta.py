@@ -355,7 +355,7 @@ def _validate_owner_reference(fields: Mapping[str, Any], path: FieldPath) -> Err
         errs.append(invalid(path.child("uid"), uid, "uid must not be empty"))
     if (group, version, kind) in BANNED_OWNERS:
         # GroupVersionKind.String() is "<group>/<version>, Kind=<kind>"; Go prints the reference
-        # as a struct literal, rendered here as JSON (SPEC A.3).
+        # as a struct literal, rendered here as JSON (`webhook.field`).
         detail = f"{group}/{version}, Kind={kind} is disallowed from being an owner"
         errs.append(invalid(path, dict(fields), detail))
     return errs

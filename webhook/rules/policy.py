@@ -1,4 +1,4 @@
-"""The webhook's own namespace rules for `parametersRef` (SPEC Part C) -- not API-server rules.
+"""The webhook's own namespace rules for `parametersRef` -- not API-server rules.
 
 The API reference states two rules the API server cannot enforce, because it never looks up the kind a
 reference names:

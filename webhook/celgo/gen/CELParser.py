@@ -1,6 +1,3 @@
-# ruff: noqa
-# mypy: ignore-errors
-# fmt: off
 # Generated from CEL.g4 by ANTLR 4.13.2
 # encoding: utf-8
 from antlr4 import *
@@ -218,12 +215,6 @@ class CELParser ( Parser ):
         def getRuleIndex(self):
             return CELParser.RULE_start
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitStart" ):
-                return visitor.visitStart(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -276,12 +267,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_expr
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitExpr" ):
-                return visitor.visitExpr(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -346,12 +331,6 @@ class CELParser ( Parser ):
         def getRuleIndex(self):
             return CELParser.RULE_conditionalOr
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitConditionalOr" ):
-                return visitor.visitConditionalOr(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -414,12 +393,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_conditionalAnd
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitConditionalAnd" ):
-                return visitor.visitConditionalAnd(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -498,12 +471,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_relation
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitRelation" ):
-                return visitor.visitRelation(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -593,12 +560,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_calc
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitCalc" ):
-                return visitor.visitCalc(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -712,12 +673,6 @@ class CELParser ( Parser ):
             else:
                 return self.getToken(CELParser.EXCLAM, i)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitLogicalNot" ):
-                return visitor.visitLogicalNot(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class MemberExprContext(UnaryContext):
 
@@ -728,12 +683,6 @@ class CELParser ( Parser ):
         def member(self):
             return self.getTypedRuleContext(CELParser.MemberContext,0)
 
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitMemberExpr" ):
-                return visitor.visitMemberExpr(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class NegateContext(UnaryContext):
@@ -752,12 +701,6 @@ class CELParser ( Parser ):
                 return self.getTokens(CELParser.MINUS)
             else:
                 return self.getToken(CELParser.MINUS, i)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitNegate" ):
-                return visitor.visitNegate(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -870,12 +813,6 @@ class CELParser ( Parser ):
             return self.getTypedRuleContext(CELParser.ExprListContext,0)
 
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitMemberCall" ):
-                return visitor.visitMemberCall(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class SelectContext(MemberContext):
 
@@ -896,12 +833,6 @@ class CELParser ( Parser ):
         def QUESTIONMARK(self):
             return self.getToken(CELParser.QUESTIONMARK, 0)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitSelect" ):
-                return visitor.visitSelect(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class PrimaryExprContext(MemberContext):
 
@@ -912,12 +843,6 @@ class CELParser ( Parser ):
         def primary(self):
             return self.getTypedRuleContext(CELParser.PrimaryContext,0)
 
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitPrimaryExpr" ):
-                return visitor.visitPrimaryExpr(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class IndexContext(MemberContext):
@@ -941,12 +866,6 @@ class CELParser ( Parser ):
 
         def QUESTIONMARK(self):
             return self.getToken(CELParser.QUESTIONMARK, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitIndex" ):
-                return visitor.visitIndex(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1096,12 +1015,6 @@ class CELParser ( Parser ):
             return self.getTypedRuleContext(CELParser.ListInitContext,0)
 
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitCreateList" ):
-                return visitor.visitCreateList(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class CreateStructContext(PrimaryContext):
 
@@ -1121,12 +1034,6 @@ class CELParser ( Parser ):
             return self.getTypedRuleContext(CELParser.MapInitializerListContext,0)
 
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitCreateStruct" ):
-                return visitor.visitCreateStruct(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class ConstantLiteralContext(PrimaryContext):
 
@@ -1137,12 +1044,6 @@ class CELParser ( Parser ):
         def literal(self):
             return self.getTypedRuleContext(CELParser.LiteralContext,0)
 
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitConstantLiteral" ):
-                return visitor.visitConstantLiteral(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class NestedContext(PrimaryContext):
@@ -1159,12 +1060,6 @@ class CELParser ( Parser ):
         def expr(self):
             return self.getTypedRuleContext(CELParser.ExprContext,0)
 
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitNested" ):
-                return visitor.visitNested(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class CreateMessageContext(PrimaryContext):
@@ -1200,12 +1095,6 @@ class CELParser ( Parser ):
             return self.getTypedRuleContext(CELParser.FieldInitializerListContext,0)
 
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitCreateMessage" ):
-                return visitor.visitCreateMessage(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class IdentOrGlobalCallContext(PrimaryContext):
 
@@ -1228,12 +1117,6 @@ class CELParser ( Parser ):
         def exprList(self):
             return self.getTypedRuleContext(CELParser.ExprListContext,0)
 
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitIdentOrGlobalCall" ):
-                return visitor.visitIdentOrGlobalCall(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1432,12 +1315,6 @@ class CELParser ( Parser ):
         def getRuleIndex(self):
             return CELParser.RULE_exprList
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitExprList" ):
-                return visitor.visitExprList(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1497,12 +1374,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_listInit
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitListInit" ):
-                return visitor.visitListInit(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1581,12 +1452,6 @@ class CELParser ( Parser ):
         def getRuleIndex(self):
             return CELParser.RULE_fieldInitializerList
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitFieldInitializerList" ):
-                return visitor.visitFieldInitializerList(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1650,12 +1515,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_optField
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOptField" ):
-                return visitor.visitOptField(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1728,12 +1587,6 @@ class CELParser ( Parser ):
         def getRuleIndex(self):
             return CELParser.RULE_mapInitializerList
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitMapInitializerList" ):
-                return visitor.visitMapInitializerList(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1800,12 +1653,6 @@ class CELParser ( Parser ):
         def getRuleIndex(self):
             return CELParser.RULE_optExpr
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOptExpr" ):
-                return visitor.visitOptExpr(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1862,12 +1709,6 @@ class CELParser ( Parser ):
         def BYTES(self):
             return self.getToken(CELParser.BYTES, 0)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitBytes" ):
-                return visitor.visitBytes(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class UintContext(LiteralContext):
 
@@ -1878,12 +1719,6 @@ class CELParser ( Parser ):
 
         def NUM_UINT(self):
             return self.getToken(CELParser.NUM_UINT, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitUint" ):
-                return visitor.visitUint(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class NullContext(LiteralContext):
@@ -1896,12 +1731,6 @@ class CELParser ( Parser ):
         def NUL(self):
             return self.getToken(CELParser.NUL, 0)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitNull" ):
-                return visitor.visitNull(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class BoolFalseContext(LiteralContext):
 
@@ -1913,12 +1742,6 @@ class CELParser ( Parser ):
         def CEL_FALSE(self):
             return self.getToken(CELParser.CEL_FALSE, 0)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitBoolFalse" ):
-                return visitor.visitBoolFalse(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class StringContext(LiteralContext):
 
@@ -1929,12 +1752,6 @@ class CELParser ( Parser ):
 
         def STRING(self):
             return self.getToken(CELParser.STRING, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitString" ):
-                return visitor.visitString(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class DoubleContext(LiteralContext):
@@ -1950,12 +1767,6 @@ class CELParser ( Parser ):
         def MINUS(self):
             return self.getToken(CELParser.MINUS, 0)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitDouble" ):
-                return visitor.visitDouble(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class BoolTrueContext(LiteralContext):
 
@@ -1966,12 +1777,6 @@ class CELParser ( Parser ):
 
         def CEL_TRUE(self):
             return self.getToken(CELParser.CEL_TRUE, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitBoolTrue" ):
-                return visitor.visitBoolTrue(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class IntContext(LiteralContext):
@@ -1986,12 +1791,6 @@ class CELParser ( Parser ):
             return self.getToken(CELParser.NUM_INT, 0)
         def MINUS(self):
             return self.getToken(CELParser.MINUS, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitInt" ):
-                return visitor.visitInt(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -2124,3 +1923,8 @@ class CELParser ( Parser ):
 
             if predIndex == 5:
                 return self.precpred(self._ctx, 1)
+         
+
+
+
+

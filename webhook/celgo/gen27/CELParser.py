@@ -1,6 +1,3 @@
-# ruff: noqa
-# mypy: ignore-errors
-# fmt: off
 # Generated from CEL.g4 by ANTLR 4.13.2
 # encoding: utf-8
 from antlr4 import *
@@ -224,12 +221,6 @@ class CELParser ( Parser ):
         def getRuleIndex(self):
             return CELParser.RULE_start
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitStart" ):
-                return visitor.visitStart(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -282,12 +273,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_expr
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitExpr" ):
-                return visitor.visitExpr(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -352,12 +337,6 @@ class CELParser ( Parser ):
         def getRuleIndex(self):
             return CELParser.RULE_conditionalOr
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitConditionalOr" ):
-                return visitor.visitConditionalOr(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -420,12 +399,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_conditionalAnd
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitConditionalAnd" ):
-                return visitor.visitConditionalAnd(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -504,12 +477,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_relation
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitRelation" ):
-                return visitor.visitRelation(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -599,12 +566,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_calc
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitCalc" ):
-                return visitor.visitCalc(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -718,12 +679,6 @@ class CELParser ( Parser ):
             else:
                 return self.getToken(CELParser.EXCLAM, i)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitLogicalNot" ):
-                return visitor.visitLogicalNot(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class MemberExprContext(UnaryContext):
 
@@ -734,12 +689,6 @@ class CELParser ( Parser ):
         def member(self):
             return self.getTypedRuleContext(CELParser.MemberContext,0)
 
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitMemberExpr" ):
-                return visitor.visitMemberExpr(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class NegateContext(UnaryContext):
@@ -758,12 +707,6 @@ class CELParser ( Parser ):
                 return self.getTokens(CELParser.MINUS)
             else:
                 return self.getToken(CELParser.MINUS, i)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitNegate" ):
-                return visitor.visitNegate(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -876,12 +819,6 @@ class CELParser ( Parser ):
             return self.getTypedRuleContext(CELParser.ExprListContext,0)
 
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitMemberCall" ):
-                return visitor.visitMemberCall(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class SelectContext(MemberContext):
 
@@ -903,12 +840,6 @@ class CELParser ( Parser ):
         def QUESTIONMARK(self):
             return self.getToken(CELParser.QUESTIONMARK, 0)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitSelect" ):
-                return visitor.visitSelect(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class PrimaryExprContext(MemberContext):
 
@@ -919,12 +850,6 @@ class CELParser ( Parser ):
         def primary(self):
             return self.getTypedRuleContext(CELParser.PrimaryContext,0)
 
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitPrimaryExpr" ):
-                return visitor.visitPrimaryExpr(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class IndexContext(MemberContext):
@@ -948,12 +873,6 @@ class CELParser ( Parser ):
 
         def QUESTIONMARK(self):
             return self.getToken(CELParser.QUESTIONMARK, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitIndex" ):
-                return visitor.visitIndex(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1103,12 +1022,6 @@ class CELParser ( Parser ):
             return self.getTypedRuleContext(CELParser.ListInitContext,0)
 
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitCreateList" ):
-                return visitor.visitCreateList(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class IdentContext(PrimaryContext):
 
@@ -1122,12 +1035,6 @@ class CELParser ( Parser ):
             return self.getToken(CELParser.IDENTIFIER, 0)
         def DOT(self):
             return self.getToken(CELParser.DOT, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitIdent" ):
-                return visitor.visitIdent(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class CreateStructContext(PrimaryContext):
@@ -1148,12 +1055,6 @@ class CELParser ( Parser ):
             return self.getTypedRuleContext(CELParser.MapInitializerListContext,0)
 
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitCreateStruct" ):
-                return visitor.visitCreateStruct(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class ConstantLiteralContext(PrimaryContext):
 
@@ -1164,12 +1065,6 @@ class CELParser ( Parser ):
         def literal(self):
             return self.getTypedRuleContext(CELParser.LiteralContext,0)
 
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitConstantLiteral" ):
-                return visitor.visitConstantLiteral(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class NestedContext(PrimaryContext):
@@ -1186,12 +1081,6 @@ class CELParser ( Parser ):
         def expr(self):
             return self.getTypedRuleContext(CELParser.ExprContext,0)
 
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitNested" ):
-                return visitor.visitNested(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class CreateMessageContext(PrimaryContext):
@@ -1227,12 +1116,6 @@ class CELParser ( Parser ):
             return self.getTypedRuleContext(CELParser.FieldInitializerListContext,0)
 
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitCreateMessage" ):
-                return visitor.visitCreateMessage(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class GlobalCallContext(PrimaryContext):
 
@@ -1255,12 +1138,6 @@ class CELParser ( Parser ):
         def exprList(self):
             return self.getTypedRuleContext(CELParser.ExprListContext,0)
 
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitGlobalCall" ):
-                return visitor.visitGlobalCall(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1469,12 +1346,6 @@ class CELParser ( Parser ):
         def getRuleIndex(self):
             return CELParser.RULE_exprList
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitExprList" ):
-                return visitor.visitExprList(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1534,12 +1405,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_listInit
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitListInit" ):
-                return visitor.visitListInit(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1618,12 +1483,6 @@ class CELParser ( Parser ):
         def getRuleIndex(self):
             return CELParser.RULE_fieldInitializerList
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitFieldInitializerList" ):
-                return visitor.visitFieldInitializerList(self)
-            else:
-                return visitor.visitChildren(self)
-
 
 
 
@@ -1688,12 +1547,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_optField
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOptField" ):
-                return visitor.visitOptField(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1765,12 +1618,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_mapInitializerList
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitMapInitializerList" ):
-                return visitor.visitMapInitializerList(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1846,12 +1693,6 @@ class CELParser ( Parser ):
         def ESC_IDENTIFIER(self):
             return self.getToken(CELParser.ESC_IDENTIFIER, 0)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitEscapedIdentifier" ):
-                return visitor.visitEscapedIdentifier(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class SimpleIdentifierContext(EscapeIdentContext):
 
@@ -1862,12 +1703,6 @@ class CELParser ( Parser ):
 
         def IDENTIFIER(self):
             return self.getToken(CELParser.IDENTIFIER, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitSimpleIdentifier" ):
-                return visitor.visitSimpleIdentifier(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1921,12 +1756,6 @@ class CELParser ( Parser ):
 
         def getRuleIndex(self):
             return CELParser.RULE_optExpr
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitOptExpr" ):
-                return visitor.visitOptExpr(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -1984,12 +1813,6 @@ class CELParser ( Parser ):
         def BYTES(self):
             return self.getToken(CELParser.BYTES, 0)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitBytes" ):
-                return visitor.visitBytes(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class UintContext(LiteralContext):
 
@@ -2000,12 +1823,6 @@ class CELParser ( Parser ):
 
         def NUM_UINT(self):
             return self.getToken(CELParser.NUM_UINT, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitUint" ):
-                return visitor.visitUint(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class NullContext(LiteralContext):
@@ -2018,12 +1835,6 @@ class CELParser ( Parser ):
         def NUL(self):
             return self.getToken(CELParser.NUL, 0)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitNull" ):
-                return visitor.visitNull(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class BoolFalseContext(LiteralContext):
 
@@ -2035,12 +1846,6 @@ class CELParser ( Parser ):
         def CEL_FALSE(self):
             return self.getToken(CELParser.CEL_FALSE, 0)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitBoolFalse" ):
-                return visitor.visitBoolFalse(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class StringContext(LiteralContext):
 
@@ -2051,12 +1856,6 @@ class CELParser ( Parser ):
 
         def STRING(self):
             return self.getToken(CELParser.STRING, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitString" ):
-                return visitor.visitString(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class DoubleContext(LiteralContext):
@@ -2072,12 +1871,6 @@ class CELParser ( Parser ):
         def MINUS(self):
             return self.getToken(CELParser.MINUS, 0)
 
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitDouble" ):
-                return visitor.visitDouble(self)
-            else:
-                return visitor.visitChildren(self)
-
 
     class BoolTrueContext(LiteralContext):
 
@@ -2088,12 +1881,6 @@ class CELParser ( Parser ):
 
         def CEL_TRUE(self):
             return self.getToken(CELParser.CEL_TRUE, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitBoolTrue" ):
-                return visitor.visitBoolTrue(self)
-            else:
-                return visitor.visitChildren(self)
 
 
     class IntContext(LiteralContext):
@@ -2108,12 +1895,6 @@ class CELParser ( Parser ):
             return self.getToken(CELParser.NUM_INT, 0)
         def MINUS(self):
             return self.getToken(CELParser.MINUS, 0)
-
-        def accept(self, visitor:ParseTreeVisitor):
-            if hasattr( visitor, "visitInt" ):
-                return visitor.visitInt(self)
-            else:
-                return visitor.visitChildren(self)
 
 
 
@@ -2246,3 +2027,8 @@ class CELParser ( Parser ):
 
             if predIndex == 5:
                 return self.precpred(self._ctx, 1)
+         
+
+
+
+

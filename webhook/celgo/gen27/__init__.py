@@ -6,5 +6,6 @@ field names, ``ESC_IDENTIFIER``) and the split of `IdentOrGlobalCall` into `Iden
 same. Kubernetes does not enable backquoted names: `webhook.celgo.parser` reports them as cel-go
 does (``unsupported syntax: '`'``).
 
-Regenerated as `webhook.celgo.gen` says, from `parser/gen/CEL.g4` at cel-go tag v0.27.0.
+`CEL.g4` is `parser/gen/CEL.g4` at cel-go tag v0.27.0; `make gen-cel` regenerates the lexer and the
+parser from it, as `webhook.celgo.gen` says.
 """

@@ -1,0 +1,461 @@
+"""The compiled schema: a tree of small node objects, one per schema position, and the walk that
+checks an object against it (`webhook.schemas` builds and runs it; `webhook.schema_compiler` makes
+it from a schema file).
+
+A walk only builds paths when it has something to report: while walking, a path is a linked tuple,
+rendered into a `FieldPath` for an error or a warning. Each node knows the Python type whose values
+need no look at all (`Node.settled`), so a parent skips most children without a call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+from webhook.field import ROOT, ErrorList, FieldPath, go_quote, invalid, not_supported, required, type_invalid
+from webhook.gotime import is_rfc3339
+from webhook.quantity import INT64_MAX, INT64_MIN, quantity_error
+
+# sigs.k8s.io/json `saveStrictError`: at most 100 strict (unknown-field) errors are kept.
+MAX_UNKNOWN_FIELD_WARNINGS: Final = 100
+
+_INT32_MIN: Final = -(2**31)
+_INT32_MAX: Final = 2**31 - 1
+
+
+# --- paths -----------------------------------------------------------------------------------------
+#
+# While walking, a path is a linked tuple (parent, segment): building one costs a tuple, and it is
+# only rendered into a FieldPath when there is something to report. A segment is a field name (str),
+# a list index (int) or a map key (_MapKey).
+
+Link = tuple[Any, Any] | None
+
+
+class _MapKey:
+    """A map key in a path: rendered ``[key]`` as `field.Path.Key` renders it. (Not a `str`
+    subclass: mypyc compiles this module, and cannot compile classes derived from `str`.)"""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _field_path(link: Link) -> FieldPath:
+    segments: list[Any] = []
+    while link is not None:
+        link, segment = link
+        segments.append(segment)
+    path = ROOT
+    for segment in segments[::-1]:  # not reversed(): mypyc cannot compile it over list[Any]
+        if type(segment) is int:
+            path = path.index(segment)
+        elif type(segment) is _MapKey:
+            path = path.key(segment.key)
+        else:
+            path = path.child(segment)
+    return path
+
+
+# --- JSON types as kube-openapi names them ---------------------------------------------------------
+
+_JSON_TYPE_NAMES: Final[Mapping[type, str]] = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    type(None): "null",
+}
+JSON_TYPES: Final = frozenset({"object", "array", "string", "boolean", "integer", "number", "null"})
+_NUMERIC_TYPES: Final = frozenset({"boolean", "integer", "number"})
+
+
+def json_type(value: Any) -> str:
+    """The JSON type of a decoded value, as kube-openapi's `schemaInfoForType` names it.
+
+    An integer that does not fit in an int64 is a "number": a Go decoder cannot store it as an
+    integer (the API server's generic JSON decoding falls back to float64).
+    """
+    name = _JSON_TYPE_NAMES.get(type(value))
+    if name is None:
+        name = _json_type_of_subclass(value)
+    if name == "integer" and not INT64_MIN <= value <= INT64_MAX:
+        return "number"
+    return name
+
+
+def _json_type_of_subclass(value: Any) -> str:
+    # Values that did not come from a JSON parser (a caller's own mappings, YAML scalars).
+    if isinstance(value, Mapping):
+        return "object"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
+        return "array"
+    return type(value).__name__
+
+
+# --- the compiled schema ---------------------------------------------------------------------------
+
+
+class Findings:
+    """What one walk found: errors in order, unknown-field warnings deduplicated and capped."""
+
+    __slots__ = ("errors", "report_missing_required", "warnings")
+
+    def __init__(self, report_missing_required: bool) -> None:
+        self.errors: ErrorList = []
+        self.warnings: dict[str, None] = {}
+        self.report_missing_required = report_missing_required
+
+    def wrong_type(self, link: Link, expected: str, actual: str) -> None:
+        path = _field_path(link)
+        self.errors.append(
+            type_invalid(path, actual, f"{path} in body must be of type {expected}: {go_quote(actual)}")
+        )
+
+    def unknown_field(self, link: Link) -> None:
+        if len(self.warnings) < MAX_UNKNOWN_FIELD_WARNINGS:
+            self.warnings.setdefault(f"unknown field {go_quote(str(_field_path(link)))}", None)
+
+
+NULL: Final = type(None)
+
+
+class Node:
+    """A compiled schema node.
+
+    `settled` is the Python type whose values are valid here without a look (`str` for a plain
+    string, `bool` for a plain boolean), NoneType where every value needs one: a parent skips
+    a child of its node's settled type, or null (which leaves the Go field at its zero value),
+    without a call. `numeric` says whether the node or one below it takes a boolean or a number,
+    where ``==`` takes 1, 1.0 and true for one another (see `_check_old`).
+    """
+
+    __slots__ = ("numeric", "settled")
+
+    def __init__(self, settled: type = NULL, *, numeric: bool = False) -> None:
+        self.settled = settled
+        self.numeric = numeric
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        raise NotImplementedError
+
+    def check_against(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
+        """Check `value` where `passed`, the value at the same path of an object that had no
+        errors, differs from it (see `StructuralChecker.check_against`)."""
+        self.check(value, link, findings)
+
+
+def _check_old(node: Node, value: Any, passed: Any, link: Link, findings: Findings) -> None:
+    """`node.check(value)` for a value of an old object, `passed` being the new object's value at
+    the same path (None if it has none), which had no errors.
+
+    Where `node` takes neither booleans nor numbers, a value equal to `passed` has its verdict:
+    ``==`` then means the same JSON types all the way down (a string equals only a string, a
+    list only a list, a dict only a mapping), and the check reads nothing else. Below a node that
+    takes them, 1 == 1.0 == true, so the walk goes on, comparing the children the same way.
+    """
+    if passed is None:
+        node.check(value, link, findings)
+    elif node.numeric or not _equal(value, passed):
+        node.check_against(value, passed, link, findings)
+
+
+def _equal(value: Any, other: Any) -> bool:
+    try:
+        return bool(value == other)
+    except RecursionError:  # nested deeper than the interpreter compares
+        return False
+
+
+class AnyValue(Node):
+    """Raw JSON (RawExtension, FieldsV1): every value decodes, nothing inside is a field."""
+
+    __slots__ = ()
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        return
+
+
+FormatCheck = Callable[[Any, Link, Findings], None]
+
+
+class Scalar(Node):
+    """A JSON scalar, with a format or an enum. The compiler gives the common ones a subclass whose
+    `check` decides a valid value in one test before the general check below."""
+
+    __slots__ = ("accepted", "enum", "expected", "format_check")
+
+    def __init__(
+        self,
+        accepted: frozenset[str],
+        expected: str,
+        format_check: FormatCheck | None,
+        enum: tuple[Any, ...] | None,
+    ) -> None:
+        plain = format_check is None and enum is None
+        settled = str if accepted == {"string"} else bool if accepted == {"boolean"} else NULL
+        super().__init__(settled if plain else NULL, numeric=not accepted.isdisjoint(_NUMERIC_TYPES))
+        self.accepted = accepted
+        self.expected = expected
+        self.format_check = format_check
+        self.enum = enum
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        actual = json_type(value)
+        if actual not in self.accepted:
+            findings.wrong_type(link, self.expected, actual)
+            return
+        if self.format_check is not None:
+            self.format_check(value, link, findings)
+        if self.enum is not None and value not in self.enum:
+            supported = [choice for choice in self.enum if isinstance(choice, str)]
+            findings.errors.append(not_supported(_field_path(link), value, supported))
+
+
+class StringEnum(Scalar):
+    """A string out of a list of strings (apiVersion, kind, allocationMode)."""
+
+    __slots__ = ("choices",)
+
+    def __init__(self, expected: str, enum: tuple[str | None, ...]) -> None:
+        super().__init__(frozenset({"string"}), expected, None, enum)
+        self.choices = frozenset(choice for choice in enum if choice is not None)
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not str or value not in self.choices:
+            Scalar.check(self, value, link, findings)
+
+
+class DateTime(Scalar):
+    """A string that `time.Parse(time.RFC3339, ...)` reads (metav1.Time)."""
+
+    __slots__ = ()
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(frozenset({"string"}), expected, _check_date_time, None)
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not str or not is_rfc3339(value):
+            Scalar.check(self, value, link, findings)
+
+
+class Int64(Scalar):
+    """An integer: Go's decoder takes a JSON integer that fits in an int64."""
+
+    __slots__ = ()
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(frozenset({"integer"}), expected, None, None)
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not int or not INT64_MIN <= value <= INT64_MAX:
+            Scalar.check(self, value, link, findings)
+
+
+class Int32(Scalar):
+    """An int32 field: Go's decoder takes a JSON integer that fits in an int32."""
+
+    __slots__ = ()
+
+    def __init__(self, expected: str) -> None:
+        super().__init__(frozenset({"integer"}), expected, _check_int32, None)
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not int or not _INT32_MIN <= value <= _INT32_MAX:
+            Scalar.check(self, value, link, findings)
+
+
+class FreeObject(Node):
+    """`type: object` with neither properties nor additionalProperties: any object."""
+
+    __slots__ = ()
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not dict and not isinstance(value, Mapping):
+            findings.wrong_type(link, "object", json_type(value))
+
+
+class Struct(Node):
+    """A Go struct: known fields are checked, other keys are unknown fields.
+
+    A field's value is decided by one lookup of its node, whose settled type is a C field of the
+    node. `settled_types` maps each field to that type, for the items of a list, which are decided
+    by types alone (see `check_items`); an unknown field maps to nothing, whose type no value has.
+    """
+
+    __slots__ = ("fields", "required", "settled_types")
+
+    def __init__(self, fields: Mapping[str, Node], required: tuple[str, ...]) -> None:
+        super().__init__(numeric=any(node.numeric for node in fields.values()))
+        self.fields: dict[str, Node] = dict(fields)
+        self.settled_types: dict[str, type] = {name: node.settled for name, node in fields.items()}
+        self.required = required
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not dict:
+            if not isinstance(value, Mapping):
+                findings.wrong_type(link, "object", json_type(value))
+                return
+            value = dict(value)
+        obj: dict[Any, Any] = value
+        if findings.report_missing_required:
+            self._report_missing(obj, link, findings)
+        fields = self.fields
+        for key, child in obj.items():
+            node = fields.get(key)  # one lookup: the node's settled type is a C field
+            if node is None:
+                findings.unknown_field((link, key if type(key) is str else str(key)))
+            elif type(child) is not node.settled and child is not None:
+                node.check(child, (link, key), findings)
+
+    def check_against(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not dict or type(passed) is not dict:
+            self.check(value, link, findings)
+            return
+        obj: dict[Any, Any] = value
+        if findings.report_missing_required:
+            self._report_missing(obj, link, findings)
+        fields = self.fields
+        counterparts: dict[Any, Any] = passed
+        for key, child in obj.items():
+            node = fields.get(key)
+            if node is None:
+                findings.unknown_field((link, key if type(key) is str else str(key)))
+            elif type(child) is not node.settled and child is not None:
+                _check_old(node, child, counterparts.get(key), (link, key), findings)
+
+    def check_items(self, array: list[Any], link: Link, findings: Findings) -> None:
+        """`check` of every item of a list of these structs (a list's items are checked here).
+
+        An object whose fields all hold values of their settled types (32 consumer references)
+        is decided by one loop over its fields, without a call; any other item gets the full
+        check, from its first field.
+        """
+        settled_types = self.settled_types
+        look_at_all = findings.report_missing_required and bool(self.required)
+        for index, item in enumerate(array):
+            if type(item) is dict and not look_at_all:
+                obj: dict[Any, Any] = item
+                for key, child in obj.items():
+                    if type(child) is not settled_types.get(key):
+                        break
+                else:
+                    continue
+            if item is not None:
+                self.check(item, (link, index), findings)
+
+    def _report_missing(self, value: dict[Any, Any], link: Link, findings: Findings) -> None:
+        for name in self.required:
+            if value.get(name) is None:
+                findings.errors.append(required(_field_path((link, name))))
+
+
+class Map(Node):
+    """A Go map[string]T (labels, annotations)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, values: Node) -> None:
+        super().__init__(numeric=values.numeric)
+        self.values = values
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not dict:
+            if not isinstance(value, Mapping):
+                findings.wrong_type(link, "object", json_type(value))
+                return
+            value = dict(value)
+        obj: dict[Any, Any] = value
+        values = self.values
+        settled = values.settled
+        for key, child in obj.items():
+            if type(child) is not settled and child is not None:
+                values.check(child, (link, _MapKey(key)), findings)
+
+
+class Array(Node):
+    __slots__ = ("items", "struct_items")
+
+    def __init__(self, items: Node) -> None:
+        super().__init__(numeric=items.numeric)
+        self.items = items
+        self.struct_items = items if isinstance(items, Struct) else None
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not list:
+            actual = json_type(value)
+            if actual != "array":
+                findings.wrong_type(link, "array", actual)
+                return
+            value = list(value)
+        array: list[Any] = value
+        if self.struct_items is not None:
+            self.struct_items.check_items(array, link, findings)
+            return
+        items = self.items
+        settled = items.settled
+        for index, child in enumerate(array):
+            if type(child) is not settled and child is not None:
+                items.check(child, (link, index), findings)
+
+    def check_against(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not list or type(passed) is not list:
+            self.check(value, link, findings)
+            return
+        array: list[Any] = value
+        counterparts: list[Any] = passed
+        items = self.items
+        if (
+            not items.numeric
+            and len(array) <= len(counterparts)
+            and _equal(array, counterparts[: len(array)])
+        ):
+            return  # the first items of `passed` (consumers were appended): see `_check_old`
+        settled = items.settled
+        count = len(counterparts)
+        for index, child in enumerate(array):
+            if type(child) is not settled and child is not None:
+                _check_old(
+                    items, child, counterparts[index] if index < count else None, (link, index), findings
+                )
+
+
+def _check_date_time(value: Any, link: Link, findings: Findings) -> None:
+    if not is_rfc3339(value):  # metav1.Time.UnmarshalJSON: time.Parse(time.RFC3339, ...)
+        path = _field_path(link)
+        findings.errors.append(
+            type_invalid(path, value, f"{path} in body must be of type date-time: {go_quote(value)}")
+        )
+
+
+def _check_int32(value: Any, link: Link, findings: Findings) -> None:
+    # json.Unmarshal into an int32 fails for an integer out of its range (UnmarshalTypeError).
+    if isinstance(value, int) and not isinstance(value, bool) and not _INT32_MIN <= value <= _INT32_MAX:
+        path = _field_path(link)
+        findings.errors.append(type_invalid(path, value, f"{path} in body must be of type int32"))
+
+
+def _check_quantity(value: Any, link: Link, findings: Findings) -> None:
+    if isinstance(value, str):
+        message = quantity_error(value)
+        if message is not None:
+            findings.errors.append(invalid(_field_path(link), value, message))
+
+
+FORMATS: Final[Mapping[str, FormatCheck | None]] = {
+    "date-time": _check_date_time,
+    "int32": _check_int32,
+    "int64": None,  # the integer type check already rejects what does not fit in an int64
+    "quantity": _check_quantity,
+}
