@@ -9,6 +9,7 @@ import importlib
 import importlib.util
 import json
 import logging
+import pickle
 import pkgutil
 import re
 import shutil
@@ -34,7 +35,7 @@ from webhook.offline.manifest_judge import ManifestJudge, ValidateOptions
 from webhook.offline.review_judge import ReviewJudge
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds, api_version_of
 from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.release import KUBERNETES_1_30, Release
+from webhook.rules.release import KUBERNETES_1_30, RELEASES, Release
 from webhook.rules.v1alpha2 import kinds as v1alpha2_kinds
 from webhook.rules.v1alpha2.resourceclaim import RESOURCE_CLAIM
 from webhook.schemas import SchemaError, StructuralChecker, default_schema_directory
@@ -429,3 +430,9 @@ def test_offline_results_name_the_api_version_and_release_of_each_object(
     judged = reviews.judge_review("r.json", 1, "r", fake_review(fake_claim()))
     assert (judged.api_version, judged.release) == ("resource.k8s.io/v1alpha9", FAKE_RELEASE)
     assert api_version_of(FAKE_CLAIM) == "resource.k8s.io/v1alpha9"
+
+
+def test_a_release_crosses_processes_as_the_same_constant() -> None:
+    # `validate --jobs` sends results, and the release each object was judged as, between processes.
+    for release in RELEASES:
+        assert pickle.loads(pickle.dumps(release)) is release

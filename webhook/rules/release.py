@@ -12,6 +12,7 @@ only live in that release's version package.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -40,6 +41,11 @@ class Release:
     def __str__(self) -> str:
         return f"Kubernetes {self.version}"
 
+    def __reduce__(self) -> tuple[Callable[[str], Release], tuple[str]]:
+        """Pickled as its name: a Release that crosses to another process (`validate --jobs`) is the
+        same constant there. (A frozen class compiled by mypyc cannot be rebuilt field by field.)"""
+        return release_named, (self.version,)
+
 
 KUBERNETES_1_30: Final = Release(version="1.30")
 KUBERNETES_1_31: Final = Release(version="1.31")
@@ -52,3 +58,11 @@ KUBERNETES_1_37: Final = Release(
 )
 
 RELEASES: Final = (KUBERNETES_1_30, KUBERNETES_1_31, KUBERNETES_1_37)
+
+
+def release_named(version: str) -> Release:
+    """The Release of this version ("1.31"); KeyError for one the webhook does not judge as."""
+    for release in RELEASES:
+        if release.version == version:
+            return release
+    raise KeyError(f"no release {version!r}")
