@@ -71,8 +71,16 @@ V1ALPHA2_RESOURCES = {
     "resourceclassparameters",
     "resourceslices",
 }
-# ... the v1 kinds judged so far (1.37) ...
-V1_RESOURCES = {"deviceclasses", "resourceclaims", "resourceclaims/status", "resourceclaimtemplates"}
+# ... the five v1 kinds with their two status subresources (1.37) ...
+V1_RESOURCES = {
+    "deviceclasses",
+    "devicetaintrules",
+    "devicetaintrules/status",
+    "resourceclaims",
+    "resourceclaims/status",
+    "resourceclaimtemplates",
+    "resourceslices",
+}
 # ... and the five v1alpha3 kinds with their two status subresources (1.31).
 V1ALPHA3_RESOURCES = {
     "deviceclasses",
