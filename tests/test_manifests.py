@@ -81,14 +81,19 @@ V1_RESOURCES = {
     "resourceclaimtemplates",
     "resourceslices",
 }
-# ... and the five v1alpha3 kinds with their two status subresources (1.31).
+# ... and the v1alpha3 kinds: 1.31's five with their two status subresources, and the two 1.37 serves
+# there with theirs.
 V1ALPHA3_RESOURCES = {
     "deviceclasses",
+    "devicetaintrules",
+    "devicetaintrules/status",
     "podschedulingcontexts",
     "podschedulingcontexts/status",
     "resourceclaims",
     "resourceclaims/status",
     "resourceclaimtemplates",
+    "resourcepoolstatusrequests",
+    "resourcepoolstatusrequests/status",
     "resourceslices",
 }
 

@@ -22,7 +22,7 @@ from typing import Final
 
 from webhook.rules import v1, v1alpha2, v1alpha3
 from webhook.rules.kinds import GroupVersionKind, KindRules
-from webhook.rules.release import Release
+from webhook.rules.release import KUBERNETES_1_37, Release
 from webhook.rules.v1 import kinds as v1_kinds
 from webhook.rules.v1alpha2 import kinds as v1alpha2_kinds
 from webhook.rules.v1alpha3 import kinds as v1alpha3_kinds
@@ -96,6 +96,8 @@ REGISTRY: Final = KindRegistry(
         ServedKinds(v1alpha2.RELEASE, v1alpha2_kinds.KINDS),
         # resource.k8s.io/v1alpha3, as kube-apiserver 1.31 validates it.
         ServedKinds(v1alpha3.RELEASE, v1alpha3_kinds.KINDS),
+        # The kinds kube-apiserver 1.37 serves under resource.k8s.io/v1alpha3, as it validates them.
+        ServedKinds(KUBERNETES_1_37, v1alpha3_kinds.KINDS_OF_1_37),
         # resource.k8s.io/v1, as kube-apiserver 1.37 validates it.
         ServedKinds(v1.RELEASE, v1_kinds.KINDS),
     ]
