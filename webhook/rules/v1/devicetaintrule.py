@@ -86,7 +86,7 @@ def _validate_spec(spec: Mapping[str, Any], old_spec: Mapping[str, Any] | None, 
     return errs
 
 
-DEVICE_TAINT_RULE: Final = KindRules(
+DEVICE_TAINT_RULE: Final[KindRules] = KindRules(
     gvk=resource_v1("DeviceTaintRule"),
     resource="devicetaintrules",
     namespaced=False,
