@@ -18,6 +18,7 @@ from webhook.field import (
     duplicate,
     forbidden,
     go_float,
+    go_json,
     go_quote,
     go_string_slice,
     internal,
@@ -217,3 +218,17 @@ def test_paths_print_compare_and_hash_as_eagerly_built_text(start: str, steps: l
         assert path == FieldPath(reference.text)
         assert hash(path) == hash(FieldPath(reference.text))
         assert path != reference.text
+
+
+@pytest.mark.parametrize(
+    ("value", "encoded"),
+    [
+        ({"a": [1, True, None]}, '{"a":[1,true,null]}'),
+        ("<&>", '"\\u003c\\u0026\\u003e"'),
+        ("\b\f\n", '"\\b\\f\\n"'),  # Go 1.22+ writes \b and \f short
+        ("é\u2028\u2029", '"é\\u2028\\u2029"'),
+        ("\ud800", '"\ufffd"'),  # Go's decoder had replaced the lone surrogate
+    ],
+)
+def test_go_json_writes_as_encoding_json(value: Any, encoded: str) -> None:
+    assert go_json(value) == encoded

@@ -391,9 +391,21 @@ def _is_plain_json(value: Any) -> bool:
 def go_json(value: Any) -> str:
     """`json.Marshal` of a value built of dicts (in Go field order), lists, strings, ints and bools:
     compact, with Go's HTML-safe escapes of '<', '>' and '&'. apimachinery 0.34+ prints the bad value
-    of an error this way when it is neither a string nor a number (`ErrorBody`)."""
+    of an error this way when it is neither a string nor a number (`ErrorBody`), and so are the
+    values of named string types (an enum such as a taint effect, a `FullyQualifiedName`): Go's
+    encoder also escapes U+2028 and U+2029, and a lone surrogate (which Go's decoder had turned into
+    U+FFFD) is written as U+FFFD."""
     encoded = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-    return encoded.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    encoded = encoded.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    if not encoded.isascii():
+        encoded = encoded.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+        encoded = "".join("\ufffd" if 0xD800 <= ord(char) <= 0xDFFF else char for char in encoded)
+    return encoded
+
+
+def go_json_value(value: Any) -> GoText:
+    """A bad value that `ErrorBody` prints with `json.Marshal`, ready to put in an error."""
+    return GoText(go_json(value))
 
 
 def go_float(value: float) -> str:

@@ -20,12 +20,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from webhook.rules import v1, v1alpha2, v1alpha3
+from webhook.rules import v1, v1alpha2, v1alpha3, v1beta1, v1beta2
 from webhook.rules.kinds import GroupVersionKind, KindRules
-from webhook.rules.release import Release
+from webhook.rules.release import KUBERNETES_1_37, Release
 from webhook.rules.v1 import kinds as v1_kinds
 from webhook.rules.v1alpha2 import kinds as v1alpha2_kinds
 from webhook.rules.v1alpha3 import kinds as v1alpha3_kinds
+from webhook.rules.v1beta1 import kinds as v1beta1_kinds
+from webhook.rules.v1beta2 import kinds as v1beta2_kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +98,12 @@ REGISTRY: Final = KindRegistry(
         ServedKinds(v1alpha2.RELEASE, v1alpha2_kinds.KINDS),
         # resource.k8s.io/v1alpha3, as kube-apiserver 1.31 validates it.
         ServedKinds(v1alpha3.RELEASE, v1alpha3_kinds.KINDS),
+        # The kinds kube-apiserver 1.37 serves under resource.k8s.io/v1alpha3, as it validates them.
+        ServedKinds(KUBERNETES_1_37, v1alpha3_kinds.KINDS_OF_1_37),
         # resource.k8s.io/v1, as kube-apiserver 1.37 validates it.
         ServedKinds(v1.RELEASE, v1_kinds.KINDS),
+        # resource.k8s.io/v1beta2 and v1beta1: converted to v1 and judged as 1.37 judges them.
+        ServedKinds(v1beta2.RELEASE, v1beta2_kinds.KINDS),
+        ServedKinds(v1beta1.RELEASE, v1beta1_kinds.KINDS),
     ]
 )

@@ -20,6 +20,8 @@ RESOURCES = {
     "ResourceClaimParameters": "resourceclaimparameters",
     "ResourceClassParameters": "resourceclassparameters",
     "DeviceClass": "deviceclasses",
+    "DeviceTaintRule": "devicetaintrules",
+    "ResourcePoolStatusRequest": "resourcepoolstatusrequests",
 }
 
 

@@ -15,9 +15,10 @@ optional `warnings` (the webhook's own, e.g. an unknown reference scope) and `ex
 `wantFailures` in order: `type` (the cause reason), `field`, and `message` (the error body). A `message`
 of null marks a value Go prints as a struct literal (`%#v` of a ResourceClaimSpec; `go_value` names the
 Go type): those are compared by field and type only.
-Large values are written with three macros, expanded before the review is built:
-`{"$repeat": s, "times": n}` (a string), `{"$concat": [...]}` (strings joined) and
-`{"$items": template, "count": n}` (a list; "{i}" in the template's strings becomes the index).
+Large values are written with macros, expanded before the review is built:
+`{"$repeat": s, "times": n}` (a string), `{"$concat": [...]}` (strings joined),
+`{"$items": template, "count": n, "start": k}` (a list; "{i}" in the template's strings becomes the
+index, counted from `start`, 0 when absent) and `{"$chain": [list, ...]}` (lists joined).
 
 Every case runs with the default judge -- envelope, structural check, rules and the webhook's
 namespace policy: no Go case in these tables trips the policy (a reference of unknown scope only
@@ -78,7 +79,10 @@ def expand(value: Any, index: int | None = None) -> Any:
         if "$concat" in value:
             return "".join(expand(part, index) for part in value["$concat"])
         if "$items" in value:
-            return [expand(value["$items"], i) for i in range(int(value["count"]))]
+            start = int(value.get("start", 0))
+            return [expand(value["$items"], i) for i in range(start, start + int(value["count"]))]
+        if "$chain" in value:
+            return [item for part in value["$chain"] for item in expand(part, index)]
         return {key: expand(item, index) for key, item in value.items()}
     if isinstance(value, list):
         return [expand(item, index) for item in value]

@@ -1,5 +1,6 @@
-"""Kubernetes 1.37's validation tables for resource.k8s.io/v1 DeviceClass, ResourceClaim and
-ResourceClaimTemplate, run end to end through `webhook.review()` (see `tests/corpus/v1_corpus.py`).
+"""Kubernetes 1.37's validation tables for resource.k8s.io/v1 DeviceClass, ResourceClaim,
+ResourceClaimTemplate, ResourceSlice and DeviceTaintRule, run end to end through `webhook.review()` (see
+`tests/corpus/v1_corpus.py`).
 The cases that need real CEL errors run in `test_corpus_v1_cel.py`."""
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ GO_TABLES = {
     "TestValidateClaimStatusUpdate": 59,
     "TestValidateClaimTemplate": 21,
     "TestValidateClaimTemplateUpdate": 3,
+    "TestValidateResourceSlice": 124,
+    "TestValidateResourceSliceUpdate": 20,
+    "TestValidateDeviceTaint": 22,
+    "TestValidateDeviceTaintUpdate": 4,
 }
 
 

@@ -2,8 +2,8 @@
 a case is run end to end through `webhook.review()`.
 
 One file per Go test function of `pkg/apis/resource/validation/validation_{deviceclass,
-resourceclaim,resourceclaimtemplate}_test.go` (1.37; the commit each was read from is in the file's
-`go_test`). Every Go case is there (`origin.go_case`), then variants of our own (`origin.variant`
+resourceclaim,resourceclaimtemplate,resourceslice,devicetaintrule}_test.go` (1.37; the commit each was
+read from is in the file's `go_test`). Every Go case is there (`origin.go_case`), then variants of our own (`origin.variant`
 says which Go code the expectation comes from). The format is that of `claims/` (see
 `test_corpus_claims.py`): `operation`, `object`, `oldObject`, `expected` with `type`, `field` and
 `message` (null where Go prints a struct whose rendering is not known byte for byte).
@@ -12,8 +12,10 @@ The expectations are the API server's answer, not the Go table's: the Go tables 
 `Validate*` functions alone, while kube-apiserver 1.37 defaults the object first
 (`pkg/apis/resource/v1/defaults.go`) and merges the hand-written errors with the declarative ones
 (`webhook.rules.v1.lifecycle`): a covered hand-written error with an enforced twin is replaced by the
-twin, which comes after every hand-written error. `origin.go_expected` keeps the Go table's list
-where the two differ, and `origin.note` says why.
+twin, which comes after every hand-written error; on update a strategy that embeds
+`rest.DeclarativeValidation` (ResourceSlice, DeviceTaintRule) first checks the metadata as the REST layer
+does. `origin.note` says why a case's answer differs from its Go table, and `origin.go_expected` keeps
+the Go table's list where that helps.
 
 Cases whose expectations need real CEL errors carry `"cel": true` and run in
 `test_corpus_v1_cel.py` (after the cel branch is merged); the others in `test_corpus_v1.py`.
@@ -38,12 +40,12 @@ VERSION = "v1"
 _uids = itertools.count(1)
 
 
-def corpus_files() -> list[Path]:
-    return sorted(CORPUS.glob("*.json"))
+def corpus_files(corpus: Path = CORPUS) -> list[Path]:
+    return sorted(corpus.glob("*.json"))
 
 
-def corpus_cases(*, cel: bool) -> Iterator[Any]:
-    for path in corpus_files():
+def corpus_cases(*, cel: bool, corpus: Path = CORPUS) -> Iterator[Any]:
+    for path in corpus_files(corpus):
         document = json.loads(path.read_text(encoding="utf-8"))
         for entry in document["cases"]:
             if bool(entry.get("cel")) != cel:
@@ -52,9 +54,10 @@ def corpus_cases(*, cel: bool) -> Iterator[Any]:
             yield pytest.param(entry, id=f"{path.stem}/{origin}:{entry['name']}")
 
 
-def check_answer(entry: Mapping[str, Any]) -> None:
-    """Review the case's AdmissionReview and compare the answer with the case's expectation."""
-    document = admission_review(entry, uid=f"corpus-v1-{next(_uids)}", expand=expand, version=VERSION)
+def check_answer(entry: Mapping[str, Any], *, version: str = VERSION) -> None:
+    """Review the case's AdmissionReview (of `version`) and compare the answer with the case's
+    expectation."""
+    document = admission_review(entry, uid=f"corpus-{version}-{next(_uids)}", expand=expand, version=version)
     answer = review(document)
     response = answer["response"]
     assert response["uid"] == document["request"]["uid"]

@@ -11,12 +11,15 @@ from webhook.rules.equality import (
     ANY,
     DRIVER_REQUESTS,
     OBJECT_META,
+    QUANTITY,
     RESOURCE_CLAIM_CONSUMER_REFERENCE,
     RESOURCE_CLAIM_SPEC,
     RESOURCE_CLAIM_TEMPLATE_SPEC,
     RESOURCE_HANDLE,
     STRUCTURED_RESOURCE_HANDLE,
+    Map,
     Shape,
+    Struct,
     semantic_equal,
 )
 
@@ -152,3 +155,35 @@ def test_unparseable_times_equal_only_themselves() -> None:
     assert not semantic_equal({"creationTimestamp": "yesterday"}, {}, OBJECT_META)
     # RFC 3339 needs a time and an offset; Go's decoder rejects a bare date.
     assert not semantic_equal({"creationTimestamp": "2024-05-01"}, {}, OBJECT_META)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "equal"),
+    [
+        # resource.Quantity compares by value (Cmp); absent is zero.
+        ("1Gi", "1073741824", True),
+        ("1.5", "1500m", True),
+        ("1", "2", False),
+        (None, "0", True),
+        ("bogus", "bogus", True),
+        ("bogus", "0", False),
+    ],
+)
+def test_quantities_compare_by_value(a: Any, b: Any, equal: bool) -> None:
+    assert semantic_equal(a, b, QUANTITY) is equal
+
+
+COUNTERS = Map(Struct({"value": QUANTITY}))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "equal"),
+    [
+        ({}, None, True),
+        ({"mem": {"value": "1Gi"}}, {"mem": {"value": "1024Mi"}}, True),
+        ({"mem": {"value": "1Gi"}}, {"mem": {"value": "1Gi"}, "cpu": {}}, False),
+        ({"mem": {}}, {"mem": {"value": "0"}}, True),
+    ],
+)
+def test_maps_of_structs(a: Any, b: Any, equal: bool) -> None:
+    assert semantic_equal(a, b, COUNTERS) is equal

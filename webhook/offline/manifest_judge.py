@@ -247,9 +247,9 @@ class ManifestJudge:
             verdict = release_verdict(gvk, self.options.kubernetes_version, registry)
             if verdict is not None:
                 status, message = verdict
-                if status == "not-validated" and self.options.ignore_missing_schemas:
-                    return ObjectResult.of(item, "skipped", message=f"{message} (--ignore-missing-schemas)")
-                return ObjectResult.of(item, status, message=message)
+                if status == "invalid":
+                    return ObjectResult.of(item, status, message=message)
+                return self._not_validated(item, message)
         rules = registry.get(gvk)
         if rules is None:
             return self._not_judged(item)
@@ -273,6 +273,10 @@ class ManifestJudge:
         served = served_kind(gvk.version, gvk.kind)
         assert served is not None
         reason = f"{gvk} ({served.releases}) is not validated by dra-webhook"
+        return self._not_validated(item, reason)
+
+    def _not_validated(self, item: ManifestObject, reason: str) -> ObjectResult:
+        """A served object this webhook does not judge: a failure, unless --ignore-missing-schemas."""
         if self.options.ignore_missing_schemas:
             return ObjectResult.of(item, "skipped", message=f"{reason} (--ignore-missing-schemas)")
         return ObjectResult.of(

@@ -18,9 +18,10 @@ Go type behind each field (`third_party/forked/golang/reflect/deep_equal.go` and
 The shapes below are the Go types of `pkg/apis/resource` 1.30 that validation compares, written out
 once; `semantic_equal` takes one of them. Without a shape it falls back to `ANY`, a best effort for
 untyped documents that takes every nested object for a pointer to a struct (true of every object
-field inside `DriverRequests` and `AllocationResult`, not of `spec` or `metadata`). Quantities do not
-occur in any type compared here (they live in ResourceSlice attributes, which validation never
-compares), so there is no quantity shape.
+field inside `DriverRequests` and `AllocationResult`, not of `spec` or `metadata`). No 1.30 type
+compared here holds a quantity; the 1.37 types do (device capacities, counters, capacity requests)
+and compare them with `QUANTITY` (the Semantic equality function of `resource.Quantity`, `Cmp`),
+and their maps of structs with `Map`.
 """
 
 from __future__ import annotations
@@ -28,11 +29,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import orjson
 
 from webhook.gotime import ZERO_TIME, parse_rfc3339
+from webhook.rules.quantity import quantity_of
 from webhook.rules.values import flag, integer, mapping, optional_mapping, sequence, string_map, text
 
 __all__ = [
@@ -43,6 +46,7 @@ __all__ = [
     "INT",
     "NODE_SELECTOR",
     "OBJECT_META",
+    "QUANTITY",
     "RAW_OBJECT",
     "RESOURCE_CLAIM_CONSUMER_REFERENCE",
     "RESOURCE_CLAIM_SPEC",
@@ -51,6 +55,8 @@ __all__ = [
     "STRING",
     "STRUCTURED_RESOURCE_HANDLE",
     "TIME",
+    "Amount",
+    "Map",
     "Pointer",
     "Scalar",
     "Shape",
@@ -111,7 +117,21 @@ class Untyped:
     """No Go type known: see `ANY`."""
 
 
-Shape = Scalar | Struct | Pointer | Slice | StringMap | RawJSON | Time | Untyped
+@dataclass(frozen=True, slots=True)
+class Map:
+    """A map with string keys and struct values (`map[QualifiedName]DeviceAttribute`): nil and empty
+    are equal, else the same keys with equal values."""
+
+    of: Shape
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """A `resource.Quantity` held by value: equal when `Cmp` says so; absent or null is zero. Text Go
+    could not parse equals only the same text."""
+
+
+Shape = Scalar | Struct | Pointer | Slice | StringMap | RawJSON | Time | Untyped | Map | Amount
 
 STRING = Scalar("")
 BOOL = Scalar(False)
@@ -120,6 +140,7 @@ STRING_MAP = StringMap()
 RAW_OBJECT = RawJSON()
 TIME = Time()
 ANY = Untyped()
+QUANTITY = Amount()
 
 # --- k8s.io/kubernetes/pkg/apis/core: NodeSelector --------------------------------------------------
 
@@ -272,6 +293,12 @@ def _semantic_equal(a: Any, b: Any, shape: Shape) -> bool:
         return _instant(a) == _instant(b)
     if type(shape) is Untyped:
         return _untyped_equal(a, b)
+    if type(shape) is Map:
+        left, right = mapping(a), mapping(b)
+        value = shape.of
+        return left.keys() == right.keys() and all(_parts_equal(left[k], right[k], value) for k in left)
+    if type(shape) is Amount:
+        return _amount(a) == _amount(b)
     raise TypeError(f"not a shape: {shape!r}")  # pragma: no cover - the tests above are exhaustive
 
 
@@ -309,6 +336,20 @@ def _instant(value: Any) -> object:
     if not isinstance(value, str):
         return ("not a string", json.dumps(value))  # Go could not decode it; equal only to itself
     return parse_rfc3339(value) or value
+
+
+def _amount(value: Any) -> object:
+    """A quantity as its exact number; null or absent is zero."""
+    if value is None:
+        return Fraction(0)
+    parsed = quantity_of(value)
+    if parsed is None:
+        return ("not a quantity", json.dumps(value))
+    return (
+        Fraction(parsed.unscaled, 10**parsed.scale)
+        if parsed.scale >= 0
+        else Fraction(parsed.unscaled * 10 ** (-parsed.scale))
+    )
 
 
 def _is_untyped_zero(value: Any) -> bool:

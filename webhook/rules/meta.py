@@ -48,6 +48,7 @@ from webhook.rules.names import (
     is_valid_label,
     is_valid_label_value,
     name_is_dns_subdomain,
+    path_segment_name,
     release_too_long,
 )
 from webhook.rules.release import KUBERNETES_1_30, Release
@@ -59,6 +60,7 @@ __all__ = [
     "NameFn",
     "object_meta_update_then",
     "validate_annotations",
+    "validate_common_update_fields",
     "validate_finalizers",
     "validate_labels",
     "validate_managed_fields",
@@ -105,11 +107,14 @@ def validate_object_meta(
     name_fn: NameFn = name_is_dns_subdomain,
     path: FieldPath = METADATA,
     release: Release = KUBERNETES_1_30,
+    core_checks: bool = True,
 ) -> ErrorList:
-    """`corevalidation.ValidateObjectMeta(meta, requiresNamespace, nameFn, fldPath)`."""
+    """`corevalidation.ValidateObjectMeta(meta, requiresNamespace, nameFn, fldPath)`; without
+    `core_checks`, apimachinery's `ValidateObjectMetaAccessor` alone (no finalizer-name check of the
+    core wrapper)."""
     fields = mapping(meta)
     errs = _validate_names(fields, name_fn, path)
-    errs += _validate_create_common(fields, namespaced, path, release)
+    errs += _validate_create_common(fields, namespaced, path, release, core_checks=core_checks)
     return errs
 
 
@@ -139,7 +144,12 @@ def validate_object_meta_with_opts(
 
 
 def _validate_create_common(
-    fields: Mapping[str, Any], namespaced: bool, path: FieldPath, release: Release
+    fields: Mapping[str, Any],
+    namespaced: bool,
+    path: FieldPath,
+    release: Release,
+    *,
+    core_checks: bool = True,
 ) -> ErrorList:
     """What `validateObjectMetaAccessorWithOptsCommon` checks after the names, and core's check of
     the finalizer names."""
@@ -155,7 +165,7 @@ def _validate_create_common(
         errs += validate_managed_fields(
             fields.get("managedFields"), path.child("managedFields"), release=release
         )
-    if finalizers:
+    if finalizers and core_checks:
         errs += _validate_kube_finalizer_names(finalizers, path.child("finalizers"))
     return errs
 
@@ -495,10 +505,16 @@ def _go_is_print(char: str) -> bool:
 
 
 def validate_object_meta_update(
-    new_meta: Any, old_meta: Any, *, path: FieldPath = METADATA, release: Release = KUBERNETES_1_30
+    new_meta: Any,
+    old_meta: Any,
+    *,
+    path: FieldPath = METADATA,
+    release: Release = KUBERNETES_1_30,
+    core_checks: bool = True,
 ) -> ErrorList:
     """`corevalidation.ValidateObjectMetaUpdate(new, old, fldPath)`; callers re-run the create
-    validation themselves where Go does."""
+    validation themselves where Go does. Without `core_checks`, apimachinery's
+    `ValidateObjectMetaAccessorUpdate` alone."""
     new, old = mapping(new_meta), mapping(old_meta)
     errs: ErrorList = []
     # Finalizers cannot be added once the object is being deleted.
@@ -525,8 +541,22 @@ def validate_object_meta_update(
             new.get("managedFields"), path.child("managedFields"), release=release
         )
     new_finalizers = _strings(new.get("finalizers"))
-    if new_finalizers:
+    if new_finalizers and core_checks:
         errs += _validate_kube_finalizer_names(new_finalizers, path.child("finalizers"))
+    return errs
+
+
+def validate_common_update_fields(
+    new_meta: Any, old_meta: Any, *, namespaced: bool, release: Release = KUBERNETES_1_30
+) -> ErrorList:
+    """`rest.validateCommonFields` (apiserver `pkg/registry/rest/update.go`): what the REST layer
+    checks on every update before the kind's `ValidateUpdate` -- the new metadata as on create, names
+    checked as path segments (`ValidateObjectMetaAccessor(..., validatePathSegment, ...)`), then
+    `ValidateObjectMetaAccessorUpdate`. Most of it repeats what the kind's own checks find."""
+    errs = validate_object_meta(
+        new_meta, namespaced=namespaced, name_fn=path_segment_name, release=release, core_checks=False
+    )
+    errs += validate_object_meta_update(new_meta, old_meta, release=release, core_checks=False)
     return errs
 
 

@@ -262,6 +262,17 @@ def is_valid_label(key: str, value: str) -> bool:
 
 
 def is_dns1123_label(value: str) -> list[str]:
+    """`util/validation.IsDNS1123Label` (the length in characters)."""
+    return _is_dns1123_label(value, "characters")
+
+
+def is_dns1123_label_content(value: str) -> list[str]:
+    """`validate/content.IsDNS1123Label` (apimachinery 0.34+, `validate.ShortName`): the length in
+    bytes."""
+    return _is_dns1123_label(value, "bytes")
+
+
+def _is_dns1123_label(value: str, unit: str) -> list[str]:
     length = len(value)
     # A label is a subdomain without a dot.
     if (
@@ -272,7 +283,7 @@ def is_dns1123_label(value: str) -> list[str]:
         return []
     errs = []
     if byte_length(value) > DNS1123_LABEL_MAX_LENGTH:
-        errs.append(max_len_msg(DNS1123_LABEL_MAX_LENGTH))
+        errs.append(max_len_msg(DNS1123_LABEL_MAX_LENGTH, unit=unit))
     if not _DNS1123_LABEL_RE.fullmatch(value):
         # From 1.27 on, a value that is a valid subdomain fails only because of its dots.
         if _DNS1123_SUBDOMAIN_RE.fullmatch(value):
@@ -348,6 +359,14 @@ def is_valid_label_value(value: str, *, release: Release = KUBERNETES_1_30) -> l
     if not _LABEL_VALUE_RE.fullmatch(value):
         errs.append(LABEL_VALUE_MSG)
     return errs
+
+
+def path_segment_name(name: str, prefix: bool) -> list[str]:
+    """`content.IsPathSegmentName` (`IsPathSegmentPrefix` for a generateName): the name function the
+    REST layer checks every name with on update (`rest.validatePathSegment`, apiserver 0.37)."""
+    if not prefix and name in (".", ".."):
+        return [f"may not be '{name}'"]
+    return [f"may not contain '{part}'" for part in ("/", "%") if part in name]
 
 
 def mask_trailing_dash(name: str) -> str:

@@ -100,3 +100,57 @@ def test_unique_reports_each_later_repeat_once_in_index_order() -> None:
 def test_immutable_and_no_modify_print_a_nil_value() -> None:
     assert details(declarative.immutable(X)) == ["Invalid value: null: field is immutable"]
     assert details(declarative.no_modify(X)) == ["Invalid value: null: field cannot be modified once set"]
+
+
+@pytest.mark.parametrize(
+    ("specified", "bodies"),
+    [
+        (["bool"], []),
+        ([], ['Invalid value: "": must specify one of: `int`, `bool`, `string`']),
+        (
+            ["int", "string"],
+            ['Invalid value: "{int, string}": must specify exactly one of: `int`, `bool`, `string`'],
+        ),
+    ],
+)
+def test_union_messages(specified: list[str], bodies: list[str]) -> None:
+    errors = declarative.union(specified, ("int", "bool", "string"), X)
+    assert details(errors) == bodies
+    assert {error.origin for error in errors} <= {"union"}
+
+
+def test_enum_lists_the_sorted_values_and_prints_the_value_as_json() -> None:
+    assert details(declarative.enum("b", ("b", "a"), X)) == []
+    assert details(declarative.enum("<F>", ("b", "a"), X)) == [
+        'Unsupported value: "\\u003cF\\u003e": supported values: "a", "b"'
+    ]
+
+
+@pytest.mark.parametrize(
+    ("check", "value", "bodies", "origin"),
+    [
+        (declarative.minimum, 1, [], ""),
+        (declarative.minimum, 0, ["Invalid value: 0: must be greater than or equal to 1"], "minimum"),
+        (declarative.maximum, 1000, [], ""),
+        (declarative.maximum, 1001, ["Invalid value: 1001: must be less than or equal to 1000"], "maximum"),
+    ],
+)
+def test_minimum_and_maximum(
+    check: Callable[..., ErrorList], value: int, bodies: list[str], origin: str
+) -> None:
+    limit = 1 if check is declarative.minimum else 1000
+    errors = check(value, limit, X)
+    assert details(errors) == bodies
+    assert {error.origin for error in errors} <= {origin}
+
+
+@pytest.mark.parametrize(
+    ("value", "bodies"),
+    [
+        ("gpu-0", []),
+        ("gpu.0", ['Invalid value: "gpu.0": must not contain dots']),
+        ("a" * 64, ['Invalid value: "' + "a" * 64 + '": must be no more than 63 bytes']),
+    ],
+)
+def test_short_names_count_bytes(value: str, bodies: list[str]) -> None:
+    assert details(declarative.short_name(value, X)) == bodies

@@ -67,3 +67,19 @@ def test_one_twin_replaces_every_covered_error_it_matches() -> None:
     handwritten = [covered(invalid(A, "x", "m1"), "o"), covered(invalid(A, "x", "m2"), "o")]
     merged = merge_validations(handwritten, [declared(invalid(A, "x", "d"), "o")])
     assert [error.detail for error in merged] == ["d"]
+
+
+def test_a_repeated_hand_written_text_is_reported_once() -> None:
+    # ErrorList.Filter goes through ToAggregate, which keeps the first of equal texts.
+    error = invalid(A, "x", "m")
+    assert merge_validations([error, required(B), error], []) == [error, required(B)]
+
+
+def test_a_repeat_of_a_replaced_error_goes_with_it() -> None:
+    error = covered(required(A))
+    assert [e.field for e in merge_validations([error, error], [declared(required(A))])] == ["a"]
+
+
+def test_declarative_errors_are_not_deduplicated() -> None:
+    twice = [declared(required(A), stability=Stability.STANDARD)] * 2
+    assert len(merge_validations([], twice)) == 2

@@ -5,12 +5,16 @@ from __future__ import annotations
 import pytest
 
 from webhook.field import ROOT
+from webhook.rules.names import DNS1123_LABEL_MSG
+from webhook.rules.v1.declarative import C_IDENTIFIER_MSG
 from webhook.rules.v1.names import (
     uuid_parse_error,
+    validate_counter_name,
     validate_device_name,
     validate_driver_name,
     validate_fully_qualified_name,
     validate_pool_name,
+    validate_qualified_name,
     validate_uid,
 )
 
@@ -86,3 +90,39 @@ def test_fully_qualified_names_need_a_domain() -> None:
         -1
     ] == "a fully qualified name must be a domain and a name separated by a slash"
     assert {error.origin for error in errors} == {"format=k8s-resource-fully-qualified-name"}
+
+
+def test_a_fully_qualified_name_prints_as_json() -> None:
+    # resource.FullyQualifiedName is a named string type: encoding/json, not %q.
+    (error,) = validate_fully_qualified_name("<x>", X)[-1:]
+    assert error.body().startswith('Invalid value: "\\u003cx\\u003e": a fully qualified name')
+
+
+@pytest.mark.parametrize(
+    ("name", "details"),
+    [
+        ("cores", []),
+        ("a" * 64, ["must be no more than 63 characters"]),
+        ("Cores", [DNS1123_LABEL_MSG]),
+    ],
+)
+def test_counter_names_are_dns_labels(name: str, details: list[str]) -> None:
+    errors = validate_counter_name(name, X)
+    assert [error.detail for error in errors] == details
+    assert {error.origin for error in errors} <= {"format=k8s-short-name"}
+
+
+@pytest.mark.parametrize(
+    ("name", "details"),
+    [
+        ("model", []),
+        ("dra.example.com/model", []),
+        ("a/b/c", []),  # more than one '/' is not looked at in 1.37
+        ("/model", ["the domain must not be empty"]),
+        ("dra.example.com/", ["the name must not be empty"]),
+        ("x" * 33, ["may not be more than 32 bytes"]),
+        ("1model", [C_IDENTIFIER_MSG]),
+    ],
+)
+def test_qualified_names(name: str, details: list[str]) -> None:
+    assert [error.detail for error in validate_qualified_name(name, X)] == details

@@ -15,6 +15,7 @@ from webhook.field import (
     covered_by_declarative,
     duplicate,
     go_json,
+    go_json_value,
     invalid,
     not_supported,
     required,
@@ -249,7 +250,7 @@ def validate_condition(condition: Mapping[str, Any], path: FieldPath) -> ErrorLi
     if not status:
         errs.append(required(path.child("status"), ""))
     elif status not in CONDITION_STATUSES:
-        errs.append(not_supported(path.child("status"), status, CONDITION_STATUSES))
+        errs.append(not_supported(path.child("status"), go_json_value(status), CONDITION_STATUSES))
     generation = integer(condition.get("observedGeneration"))
     if generation < 0:
         errs.append(
@@ -361,7 +362,9 @@ def validate_allocation_configuration(
     if not source:
         errs += covered_by_declarative([required(source_path, "")])
     elif source not in ALLOCATION_CONFIG_SOURCES:
-        errs += covered_by_declarative([not_supported(source_path, source, ALLOCATION_CONFIG_SOURCES)])
+        errs += covered_by_declarative(
+            [not_supported(source_path, go_json_value(source), ALLOCATION_CONFIG_SOURCES)]
+        )
     errs += validate_request_references(config.get("requests"), path.child("requests"), request_names)
     errs += validate_device_configuration(config, path, stored=False)
     return errs

@@ -21,6 +21,7 @@ from webhook.field import (
     Stability,
     at_stability,
     duplicate,
+    go_json_value,
     invalid,
     not_supported,
     required,
@@ -32,6 +33,7 @@ from webhook.field import (
 from webhook.rules.names import (
     DNS1123_SUBDOMAIN_MAX_LENGTH,
     byte_length,
+    is_dns1123_label_content,
     is_dns1123_subdomain_content,
     is_qualified_name,
     is_valid_dns1123_subdomain,
@@ -105,8 +107,37 @@ def max_length(value: str, limit: int, path: FieldPath) -> ErrorList:
 
 
 def enum(value: str, supported: Sequence[str], path: FieldPath) -> ErrorList:
-    """`Enum`: NotSupported with the supported values sorted, no origin."""
-    return [] if value in supported else [not_supported(path, value, sorted(supported))]
+    """`Enum`: NotSupported with the supported values sorted, no origin. The value is of a named
+    string type (the enum's), which `ErrorBody` prints with `json.Marshal`."""
+    if value in supported:
+        return []
+    return [not_supported(path, go_json_value(value), sorted(supported))]
+
+
+def minimum(value: int, limit: int, path: FieldPath) -> ErrorList:
+    """`Minimum` (+k8s:minimum): `content.MinError`."""
+    if value >= limit:
+        return []
+    return with_origin([invalid(path, value, f"must be greater than or equal to {limit}")], "minimum")
+
+
+def maximum(value: int, limit: int, path: FieldPath) -> ErrorList:
+    """`Maximum` (+k8s:maximum): `content.MaxError`."""
+    if value <= limit:
+        return []
+    return with_origin([invalid(path, value, f"must be less than or equal to {limit}")], "maximum")
+
+
+def union(specified: Sequence[str], members: Sequence[str], path: FieldPath) -> ErrorList:
+    """`Union` (+k8s:unionMember): exactly one of the members (given by their JSON names) is set;
+    `specified` are those that are, in member order."""
+    listed = ", ".join(f"`{member}`" for member in members)
+    if len(specified) > 1:
+        shown = "{" + ", ".join(specified) + "}"
+        return with_origin([invalid(path, shown, f"must specify exactly one of: {listed}")], "union")
+    if not specified:
+        return with_origin([invalid(path, "", f"must specify one of: {listed}")], "union")
+    return []
 
 
 def immutable(path: FieldPath) -> ErrorList:
@@ -136,6 +167,13 @@ def unique(
 
 
 # --- strfmt.go ------------------------------------------------------------------------------------
+
+
+def short_name(value: str, path: FieldPath) -> ErrorList:
+    """`ShortName` (+k8s:format=k8s-short-name): `content.IsDNS1123Label`."""
+    return with_origin(
+        [invalid(path, value, msg) for msg in is_dns1123_label_content(value)], "format=k8s-short-name"
+    )
 
 
 def long_name(value: str, path: FieldPath) -> ErrorList:

@@ -1,9 +1,13 @@
-"""The declarative validation of resource.k8s.io/v1 DeviceClass, ResourceClaim and
-ResourceClaimTemplate as 1.37 generates it from the `+k8s:` tags of `k8s.io/api/resource/v1`
-(`zz_generated.validations.go` at 2710ee7b, and the root types' `RegisterValidations`).
+"""The declarative validation of resource.k8s.io/v1 as 1.37 generates it from the `+k8s:` tags of
+`k8s.io/api/resource/v1` (`zz_generated.validations.go` at 2710ee7b, and the root types'
+`RegisterValidations`): DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice and
+DeviceTaintRule.
 
-Every tag of these types is `+k8s:beta(since: "1.37")` except `skipNodeOperations` (standard) and
-the `metav1.Condition` checks of `status.devices[].conditions` (alpha: never enforced, so left out).
+Every tag of these types is `+k8s:beta(since: "1.37")` except `skipNodeOperations` (standard), a
+slice's `partitionTypeAttribute` and a node allocatable mapping's union (standard), and the alpha
+ones, never enforced and so left out: the `metav1.Condition` checks (a claim's `status.devices[]` and a
+DeviceTaintRule's status), ObjectMeta's, a device attribute's `strings` lengths and a node allocatable
+mapping's dependencies.
 The generated code's ratcheting is kept: on an update, a field equal (`Semantic.DeepEqual`) to its
 old value is not validated again, and the items of a list keyed by a name are matched with the old
 items of that name and skipped when unchanged ("don't revalidate unchanged data"); items of lists
@@ -18,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from webhook.field import ErrorList, FieldPath
+from webhook.field import ErrorList, FieldPath, go_json_value
 from webhook.rules.equality import Pointer, Shape, semantic_equal
 from webhook.rules.v1 import shapes
 from webhook.rules.v1.declarative import (
@@ -36,11 +40,15 @@ from webhook.rules.v1.declarative import (
     required_value,
     resource_fully_qualified_name,
     resource_pool_name,
+    short_name,
+    union,
     unique,
     uuid,
 )
 from webhook.rules.v1.gojson import (
     ALLOCATED_DEVICE_STATUS,
+    COUNTER_SET,
+    DEVICE_COUNTER_CONSUMPTION,
     DEVICE_REQUEST,
     DEVICE_SUB_REQUEST,
     RESOURCE_CLAIM_CONSUMER_REFERENCE,
@@ -484,7 +492,7 @@ def _device_request_allocation_result(result: Any, old: Any, path: FieldPath) ->
 def _skip_node_operations(operations: Any, path: FieldPath) -> ErrorList:
     """`skipNodeOperations` (standard tags: always enforced): a set of known operations."""
     names = _texts(operations)
-    errs = unique(names, lambda a, b: a == b, path, lambda name: name)
+    errs = unique(names, lambda a, b: a == b, path, go_json_value)
     for i, name in enumerate(names):
         errs += enum(name, SKIP_NODE_OPERATIONS, path.index(i))
     return errs
@@ -546,3 +554,198 @@ _ALLOCATION: Final = Pointer(shapes.ALLOCATION_RESULT)
 _METADATA: Final = FieldPath("metadata")
 _SPEC: Final = FieldPath("spec")
 _STATUS: Final = FieldPath("status")
+
+
+# --- ResourceSlice --------------------------------------------------------------------------------------
+
+ATTRIBUTE_MEMBERS: Final = ("int", "bool", "string", "version", "ints", "bools", "strings", "versions")
+_LIST_MEMBERS: Final = frozenset({"ints", "bools", "strings", "versions"})
+NODE_ALLOCATABLE_MAPPING_MEMBERS: Final = ("capacityKey", "deviceMultiplier")
+
+
+def validate_resource_slice(new: Mapping[str, Any], old: Old) -> ErrorList:
+    """`Validate_ResourceSlice`: the spec (ObjectMeta's tags are alpha)."""
+    update = old is not None
+    spec, old_spec = new.get("spec"), old.get("spec") if old is not None else None
+    if _unchanged(spec, old_spec, update, shapes.RESOURCE_SLICE_SPEC):
+        return []
+    return _resource_slice_spec(mapping(spec), mapping(old_spec) if update else None, _SPEC)
+
+
+def _resource_slice_spec(spec: Mapping[str, Any], old: Old, path: FieldPath) -> ErrorList:
+    """`Validate_ResourceSliceSpec`: the devices (never correlated with the old ones), the counter sets
+    (matched by name), the partition type attribute and the skipped node operations."""
+    correlated = old is not None
+    old_fields = mapping(old)
+    errs: ErrorList = []
+    if not _unchanged(spec.get("devices"), old_fields.get("devices"), correlated, shapes.DEVICES):
+        errs += _each(list(sequence(spec.get("devices"))), None, path.child("devices"), _device)
+    counter_sets = sequence(spec.get("sharedCounters"))
+    if counter_sets and not _unchanged(
+        spec.get("sharedCounters"), old_fields.get("sharedCounters"), correlated, shapes.COUNTER_SETS
+    ):
+        sets_path = path.child("sharedCounters")
+        too_many = beta(max_items(len(counter_sets), 8, sets_path))
+        if too_many:
+            errs += too_many
+        else:
+            errs += beta(
+                unique(counter_sets, lambda a, b: _name(a) == _name(b), sets_path, _shown(COUNTER_SET))
+            )
+            errs += _each(
+                counter_sets,
+                list(sequence(old_fields.get("sharedCounters"))) if correlated else None,
+                sets_path,
+                _counter_set,
+                key=_name,
+                shape=shapes.COUNTER_SET,
+            )
+    partition = spec.get("partitionTypeAttribute")
+    if isinstance(partition, str) and not _same_text(
+        partition, old_fields.get("partitionTypeAttribute"), correlated
+    ):
+        # DRAPartitionableDevicesType is on whenever the field arrives (the API server drops it when off).
+        errs += resource_fully_qualified_name(partition, path.child("partitionTypeAttribute"))
+    operations = _texts(spec.get("skipNodeOperations"))
+    if operations and not _unchanged(
+        spec.get("skipNodeOperations"), old_fields.get("skipNodeOperations"), correlated, shapes.STRINGS
+    ):
+        errs += _slice_skip_node_operations(
+            operations, _texts(old_fields.get("skipNodeOperations")) if correlated else None, path
+        )
+    return errs
+
+
+def _slice_skip_node_operations(
+    operations: Sequence[str], old: Sequence[str] | None, path: FieldPath
+) -> ErrorList:
+    """A slice's `skipNodeOperations` (standard): a set of known operations; on update an operation
+    the old list has is not validated again (`EachValSliceVal` with `DirectEqual`)."""
+    operations_path = path.child("skipNodeOperations")
+    errs = unique(list(operations), lambda a, b: a == b, operations_path, go_json_value)
+    for i, name in enumerate(operations):
+        if old is None or name not in old:
+            errs += enum(name, SKIP_NODE_OPERATIONS, operations_path.index(i))
+    return errs
+
+
+def _counter_set(counter_set: Any, old: Any, path: FieldPath) -> ErrorList:
+    """`Validate_CounterSet`: the name required and a short name; the counters required, keyed by short
+    names. A name or counters equal to the correlated old set's are not validated again, nor are keys
+    the old counters have."""
+    fields, old_fields = mapping(counter_set), mapping(old)
+    correlated = old is not None
+    errs: ErrorList = []
+    name, name_path = text(fields.get("name")), path.child("name")
+    if not _same_text(name, text(old_fields.get("name")), correlated):
+        errs += beta(required_value(bool(name), name_path)) or beta(short_name(name, name_path))
+    errs += _counters(
+        fields.get("counters"), old_fields.get("counters") if correlated else None, path.child("counters")
+    )
+    return errs
+
+
+def _counters(counters: Any, old: Any, path: FieldPath) -> ErrorList:
+    """A `counters` map: `RequiredMap` (short-circuits), then `EachMapKey(ShortName)`."""
+    if old is not None and semantic_equal(counters, old, shapes.COUNTERS):
+        return []
+    entries = mapping(counters)
+    if not entries:
+        return beta(required_value(False, path))
+    old_keys = mapping(old).keys()
+    errs: ErrorList = []
+    for key in entries:
+        if key not in old_keys:
+            errs += beta(short_name(key, path))
+    return errs
+
+
+def _device(device: Any, old: Any, path: FieldPath) -> ErrorList:
+    """`Validate_Device` of a device of a changed list (no old device: the list has no keys)."""
+    fields = mapping(device)
+    attributes_path = path.child("attributes")
+    errs: ErrorList = []
+    for key, attribute in mapping(fields.get("attributes")).items():
+        errs += _device_attribute(mapping(attribute), attributes_path.key(key))
+    consumptions = sequence(fields.get("consumesCounters"))
+    if consumptions:
+        consumptions_path = path.child("consumesCounters")
+        too_many = beta(max_items(len(consumptions), 2, consumptions_path))
+        if too_many:
+            errs += too_many
+        else:
+            errs += beta(
+                unique(
+                    consumptions,
+                    lambda a, b: _counter_set_of(a) == _counter_set_of(b),
+                    consumptions_path,
+                    _shown(DEVICE_COUNTER_CONSUMPTION),
+                )
+            )
+            errs += _each(consumptions, None, consumptions_path, _counter_consumption)
+    errs += _each(list(sequence(fields.get("taints"))), None, path.child("taints"), device_taint)
+    for name in ("bindingConditions", "bindingFailureConditions"):
+        errs += beta(max_items(len(sequence(fields.get(name))), 4, path.child(name)))
+    resources_path = path.child("nodeAllocatableResources")
+    for name, resource in mapping(fields.get("nodeAllocatableResources")).items():
+        resource_mapping = optional_mapping(mapping(resource).get("mapping"))
+        if resource_mapping is not None:
+            specified = [
+                member
+                for member in NODE_ALLOCATABLE_MAPPING_MEMBERS
+                if resource_mapping.get(member) is not None
+            ]
+            mapping_path = resources_path.key(name).child("mapping")
+            errs += union(specified, NODE_ALLOCATABLE_MAPPING_MEMBERS, mapping_path)
+    return errs
+
+
+def _device_attribute(attribute: Mapping[str, Any], path: FieldPath) -> ErrorList:
+    """`Validate_DeviceAttribute`: exactly one member (a list member counts when it has items)."""
+    specified = [
+        member
+        for member in ATTRIBUTE_MEMBERS
+        if (sequence(attribute.get(member)) if member in _LIST_MEMBERS else attribute.get(member) is not None)
+    ]
+    return beta(union(specified, ATTRIBUTE_MEMBERS, path))
+
+
+def _counter_set_of(consumption: Any) -> str:
+    return text(mapping(consumption).get("counterSet"))
+
+
+def _counter_consumption(consumption: Any, old: Any, path: FieldPath) -> ErrorList:
+    """`Validate_DeviceCounterConsumption` (no old value: devices are not correlated)."""
+    fields = mapping(consumption)
+    counter_set, counter_set_path = text(fields.get("counterSet")), path.child("counterSet")
+    errs = beta(required_value(bool(counter_set), counter_set_path)) or beta(
+        short_name(counter_set, counter_set_path)
+    )
+    errs += _counters(fields.get("counters"), None, path.child("counters"))
+    return errs
+
+
+# --- DeviceTaintRule and the taints of devices --------------------------------------------------
+
+
+def validate_device_taint_rule(new: Mapping[str, Any], old: Old) -> ErrorList:
+    """`Validate_DeviceTaintRule`: the spec's taint (ObjectMeta's and the status conditions' tags are
+    alpha)."""
+    update = old is not None
+    spec, old_spec = new.get("spec"), old.get("spec") if old is not None else None
+    if _unchanged(spec, old_spec, update, shapes.DEVICE_TAINT_RULE_SPEC):
+        return []
+    taint, old_taint = mapping(spec).get("taint"), mapping(old_spec).get("taint")
+    if _unchanged(taint, old_taint, update, shapes.DEVICE_TAINT):
+        return []
+    return device_taint(taint, old_taint if update else None, _SPEC.child("taint"))
+
+
+def device_taint(taint: Any, old: Any, path: FieldPath) -> ErrorList:
+    """`Validate_DeviceTaint`: the effect required (short-circuits) and one of the enum; an effect
+    equal to the correlated old taint's is not validated again."""
+    effect = text(mapping(taint).get("effect"))
+    if _same_text(effect, text(mapping(old).get("effect")), old is not None):
+        return []
+    effect_path = path.child("effect")
+    return beta(required_value(bool(effect), effect_path)) or beta(enum(effect, TAINT_EFFECTS, effect_path))

@@ -22,6 +22,7 @@ from webhook.field import (
     covered_by_declarative,
     duplicate,
     go_json,
+    go_json_value,
     invalid,
     not_supported,
     required,
@@ -114,6 +115,44 @@ def validate_set(
 
 def no_errors(item: Any, path: FieldPath) -> ErrorList:
     return []
+
+
+def validate_map(
+    entries: Mapping[str, Any],
+    max_size: int,
+    truncate_key_length: int,
+    validate_key: Callable[[str, FieldPath], ErrorList],
+    validate_item: Callable[[Any, FieldPath], ErrorList],
+    path: FieldPath,
+    *,
+    keys_covered: bool = False,
+) -> ErrorList:
+    """`validateMap`: over the limit is one TooMany (no origin, short-circuits); otherwise each key
+    is checked at the map's own path and each value at the key's path, the key shortened there by
+    `truncate_if_too_long`. Go walks the map in random order; the document order is one of them."""
+    if 0 <= max_size < len(entries):
+        return [too_many_items(path, len(entries), max_size)]
+    errs: ErrorList = []
+    for key, item in entries.items():
+        key_errors = validate_key(key, path)
+        errs += covered_by_declarative(key_errors) if keys_covered else key_errors
+        errs += validate_item(item, path.key(truncate_if_too_long(key, truncate_key_length)))
+    return errs
+
+
+def truncate_if_too_long(key: str, max_length: int) -> str:
+    """`truncateIfTooLong`: a key longer than the limit (raised to 16 when smaller) keeps its start
+    and its end around "...", counted in bytes as Go slices strings."""
+    max_length = max(max_length, 16)
+    encoded = key.encode("utf-8", "surrogatepass")
+    if len(encoded) <= max_length:
+        return key
+    remaining = max_length - 3
+    head, tail = encoded[: (remaining + 1) // 2], encoded[len(encoded) - remaining // 2 :]
+    # A character cut in two leaves bytes that are no UTF-8; the API server's JSON encoder writes
+    # each such byte as U+FFFD.
+    shortened = (head + b"..." + tail).decode("utf-8", "surrogateescape")
+    return "".join("\ufffd" if 0xDC80 <= ord(char) <= 0xDCFF else char for char in shortened)
 
 
 # --- selectors ---------------------------------------------------------------------------------------
@@ -210,10 +249,12 @@ def validate_toleration(toleration: Any, path: FieldPath) -> ErrorList:
             errs += covered_by_declarative([required(path.child("operator"), "")])
         case _:
             errs += covered_by_declarative(
-                [not_supported(path.child("operator"), operator, TOLERATION_OPERATORS)]
+                [not_supported(path.child("operator"), go_json_value(operator), TOLERATION_OPERATORS)]
             )
     if effect and effect not in TAINT_EFFECTS:
-        errs += covered_by_declarative([not_supported(path.child("effect"), effect, TAINT_EFFECTS)])
+        errs += covered_by_declarative(
+            [not_supported(path.child("effect"), go_json_value(effect), TAINT_EFFECTS)]
+        )
     return errs
 
 
@@ -236,7 +277,7 @@ def validate_allocation_mode(mode: str, count: int, mode_path: FieldPath, count_
         return []
     if mode == ALLOCATION_MODE_EXACT_COUNT:
         return [invalid(count_path, count, "must be greater than zero")] if count <= 0 else []
-    return covered_by_declarative([not_supported(mode_path, mode, ALLOCATION_MODES)])
+    return covered_by_declarative([not_supported(mode_path, go_json_value(mode), ALLOCATION_MODES)])
 
 
 # --- binding conditions ---------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import Any, Final
 
 from webhook.field import GoText, go_json
 from webhook.gotime import ZERO_TIME, parse_rfc3339
+from webhook.rules.quantity import canonical_text, quantity_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +66,18 @@ class Time:
     """`metav1.Time`: RFC 3339 in whole seconds, null for the zero time."""
 
 
-Shape = Scalar | Pointer | Slice | StringMap | Struct | Raw | Time
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """`resource.Quantity`: `MarshalJSON` writes its `String()`, the canonical form ("1.05" is
+    written "1050m"); the zero value is "0"."""
+
+
+Shape = Scalar | Pointer | Slice | StringMap | Struct | Raw | Time | Amount
 
 STRING: Final = Scalar("")
 INT: Final = Scalar(0)
 BOOL: Final = Scalar(False)
-# resource.Quantity marshals as its canonical string; the request's text is kept here.
-QUANTITY: Final = STRING
+QUANTITY: Final = Amount()
 
 _CEL_DEVICE_SELECTOR: Final = Struct((("expression", STRING, False),))
 _DEVICE_SELECTOR: Final = Struct((("cel", Pointer(_CEL_DEVICE_SELECTOR), True),))
@@ -122,7 +128,7 @@ RESOURCE_CLAIM_CONSUMER_REFERENCE: Final = Struct(
         ("uid", STRING, False),
     )
 )
-_CONDITION: Final = Struct(
+CONDITION: Final = Struct(
     (
         ("type", STRING, False),
         ("status", STRING, False),
@@ -145,7 +151,7 @@ ALLOCATED_DEVICE_STATUS: Final = Struct(
         ("pool", STRING, False),
         ("device", STRING, False),
         ("shareID", Pointer(STRING), True),
-        ("conditions", Slice(_CONDITION), False),
+        ("conditions", Slice(CONDITION), False),
         ("data", Pointer(Raw()), True),
         ("networkData", Pointer(_NETWORK_DEVICE_DATA), True),
     )
@@ -170,6 +176,11 @@ def _encode(value: Any, shape: Shape) -> Any:
         return {str(key): _encode(value[key], shape.of) for key in sorted(value)}
     if isinstance(shape, Raw):
         return value
+    if isinstance(shape, Amount):
+        if value is None:
+            return "0"
+        parsed = quantity_of(value)
+        return canonical_text(parsed) if parsed is not None else str(value)
     if isinstance(shape, Time):
         instant = parse_rfc3339(value) if isinstance(value, str) else None
         return None if instant is None or instant == ZERO_TIME else instant.rfc3339_seconds()
@@ -186,8 +197,8 @@ def _encode(value: Any, shape: Shape) -> Any:
 def _is_empty(encoded: Any, shape: Shape) -> bool:
     """encoding/json's `isEmptyValue`: false, 0, "", nil pointers and empty slices and maps; a struct
     held by value is never empty."""
-    if isinstance(shape, Struct):
-        return False
+    if isinstance(shape, (Struct, Amount)):
+        return False  # a struct held by value, and a Quantity (a struct), are never empty
     if encoded is None:
         return True
     if isinstance(shape, Scalar):
@@ -195,3 +206,36 @@ def _is_empty(encoded: Any, shape: Shape) -> bool:
     if isinstance(shape, (Slice, StringMap)):
         return len(encoded) == 0
     return False
+
+
+# --- what ResourceSlice errors show (types.go of resource.k8s.io/v1 and pkg/apis/core, 1.37) --------------
+
+_COUNTER: Final = Struct((("value", QUANTITY, False),))
+COUNTER_SET: Final = Struct((("name", STRING, False), ("counters", StringMap(_COUNTER), True)))
+DEVICE_COUNTER_CONSUMPTION: Final = Struct(
+    (("counterSet", STRING, False), ("counters", StringMap(_COUNTER), True))
+)
+DEVICE_ATTRIBUTE: Final = Struct(
+    (
+        ("int", Pointer(INT), True),
+        ("bool", Pointer(BOOL), True),
+        ("string", Pointer(STRING), True),
+        ("version", Pointer(STRING), True),
+        ("ints", Slice(INT), True),
+        ("bools", Slice(BOOL), True),
+        ("strings", Slice(STRING), True),
+        ("versions", Slice(STRING), True),
+    )
+)
+_NODE_SELECTOR_REQUIREMENT: Final = Struct(
+    (("key", STRING, False), ("operator", STRING, False), ("values", Slice(STRING), True))
+)
+NODE_SELECTOR_TERMS: Final = Slice(
+    Struct(
+        (
+            ("matchExpressions", Slice(_NODE_SELECTOR_REQUIREMENT), True),
+            ("matchFields", Slice(_NODE_SELECTOR_REQUIREMENT), True),
+        )
+    )
+)
+STRINGS: Final = Slice(STRING)

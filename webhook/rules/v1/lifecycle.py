@@ -14,19 +14,31 @@ v0.37.0-beta.0, lines 388-428) merges the two lists:
    declarative error has the same type, field and origin -- an Invalid one only when both origins
    are set (`validate.FilterCoveredHandwrittenErrors`, same file lines 47-68, with
    `field.ErrorMatcher{}.ByType().ByOrigin().RequireOriginWhenInvalid().ByFieldNormalized(rules)`);
-   a covered error without such a twin stays;
+   a covered error without such a twin stays. The filter is `ErrorList.Filter`, which goes through
+   `ErrorList.ToAggregate` (apimachinery `pkg/util/validation/field/errors.go`, v0.37.0-beta.0,
+   lines 501-535): a hand-written error whose text (`field: body`) an earlier one has is dropped too;
 3. the answer is the remaining hand-written errors in their order, then the enforced declarative
    errors in theirs (`errs = append(errs, enforcedDeclarativeErrs...)`).
 
-Nothing is deduplicated beyond that: an uncovered hand-written error and a declarative error that
-say the same thing both stay (the aggregated message of `NewInvalid` drops exact repeats).
+Nothing else is deduplicated: a hand-written error and a declarative error that say the same thing
+both stay (the aggregated message of `NewInvalid` drops exact repeats, `details.causes` does not).
+
+Which hand-written errors go in depends on the strategy. A strategy that embeds
+`rest.DeclarativeValidation` (ResourceSlice, DeviceTaintRule) is merged by the REST layer
+(`rest.ValidateUpdate`, apiserver `pkg/registry/rest/update.go` lines 169-180), after
+`rest.validateCommonFields` has checked the metadata: on update those errors come first and go
+through the merge as well (`updated_with_common_fields`). On create the REST layer's own metadata
+check runs only when the strategy found nothing, and then finds nothing a kind's checks did not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from webhook.field import ErrorList, ErrorType, FieldError, Stability
+from webhook.rules import meta
+from webhook.rules.release import KUBERNETES_1_37
 
 # Rewrites a declarative error's field before it is compared (`field.NormalizationRule`): the
 # v1beta1 shape reports request fields without `exactly`. Identity for v1.
@@ -49,15 +61,29 @@ def merge_validations(
     normalize: Normalize | None = None,
 ) -> ErrorList:
     """`ValidateDeclarativelyWithMigrationChecks`: the hand-written errors no enforced beta twin
-    replaces, then the enforced declarative errors."""
+    replaces, each text once, then the enforced declarative errors."""
     enforced = enforced_declarative_errors(declarative)
     twins = [error for error in enforced if error.stability is Stability.BETA]
-    kept = [
-        error
-        for error in handwritten
-        if not (error.covered_by_declarative and any(_is_twin(error, twin, normalize) for twin in twins))
-    ]
+    kept: ErrorList = []
+    seen: set[str] = set()
+    for error in handwritten:
+        text = str(error)
+        if text in seen:
+            continue  # ToAggregate drops the repeat before the filter looks at it
+        seen.add(text)
+        if error.covered_by_declarative and any(_is_twin(error, twin, normalize) for twin in twins):
+            continue
+        kept.append(error)
     return [*kept, *enforced]
+
+
+def updated_with_common_fields(new_meta: Any, old_meta: Any, *, namespaced: bool) -> ErrorList:
+    """What a strategy embedding `rest.DeclarativeValidation` has checked before its own
+    `ValidateUpdate` on every update, `status` included: `rest.validateCommonFields`. The kind puts
+    these first in its hand-written errors."""
+    return meta.validate_common_update_fields(
+        new_meta, old_meta, namespaced=namespaced, release=KUBERNETES_1_37
+    )
 
 
 def _is_twin(handwritten: FieldError, declarative: FieldError, normalize: Normalize | None) -> bool:

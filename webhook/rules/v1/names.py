@@ -26,6 +26,7 @@ from webhook.field import (
     ErrorList,
     FieldPath,
     covered_by_declarative,
+    go_json_value,
     go_quote,
     invalid,
     required,
@@ -130,6 +131,11 @@ def validate_device_name(value: str, path: FieldPath) -> ErrorList:
     return validate_dns_label(value, path)
 
 
+def validate_counter_name(value: str, path: FieldPath) -> ErrorList:
+    """`validateCounterName` = `corevalidation.ValidateDNS1123Label` (a counter or a counter set)."""
+    return validate_dns_label(value, path)
+
+
 def validate_request_name(value: str, path: FieldPath) -> ErrorList:
     """`validateRequestName` = `corevalidation.ValidateDNS1123Label`."""
     return validate_dns_label(value, path)
@@ -212,8 +218,9 @@ def _validate_c_identifier(value: str, path: FieldPath) -> ErrorList:
 
 def validate_fully_qualified_name(value: str, path: FieldPath) -> ErrorList:
     """`validateFullyQualifiedName`: a qualified name that has a domain; every error with the
-    fully-qualified-name origin."""
+    fully-qualified-name origin. The name is a `FullyQualifiedName`, a named string type, which
+    `ErrorBody` prints with `json.Marshal`."""
     errs = validate_qualified_name(value, path)
     if "/" not in value:
-        errs.append(invalid(path, value, FULLY_QUALIFIED_NAME_MSG))
+        errs.append(invalid(path, go_json_value(value), FULLY_QUALIFIED_NAME_MSG))
     return with_origin(errs, FULLY_QUALIFIED_NAME)

@@ -3,8 +3,8 @@ as `webhook.rules.equality` shapes.
 
 Hand-written validation compares internal types (`pkg/apis/resource`), declarative validation the
 v1 types (its "don't revalidate unchanged data" checks); the two have the same fields, so one set of
-shapes serves both. Quantities (capacity requests, consumed capacity) are compared as the JSON the
-request carries.
+shapes serves both. Quantities (capacities, counters, capacity requests, consumed capacity) compare by
+value, as the Semantic equality function of `resource.Quantity` does (`Cmp`).
 """
 
 from __future__ import annotations
@@ -12,14 +12,15 @@ from __future__ import annotations
 from typing import Final
 
 from webhook.rules.equality import (
-    ANY,
     BOOL,
     INT,
     NODE_SELECTOR,
     OBJECT_META,
+    QUANTITY,
     RAW_OBJECT,
     STRING,
     TIME,
+    Map,
     Pointer,
     Slice,
     Struct,
@@ -37,7 +38,8 @@ DEVICE_TOLERATION: Final = Struct(
         "tolerationSeconds": Pointer(INT),
     }
 )
-_CAPACITY_REQUIREMENTS: Final = Struct({"requests": ANY})
+_QUANTITIES: Final = Map(QUANTITY)
+_CAPACITY_REQUIREMENTS: Final = Struct({"requests": _QUANTITIES})
 EXACT_DEVICE_REQUEST: Final = Struct(
     {
         "deviceClassName": STRING,
@@ -103,7 +105,7 @@ DEVICE_REQUEST_ALLOCATION_RESULT: Final = Struct(
         "bindingConditions": _STRINGS,
         "bindingFailureConditions": _STRINGS,
         "shareID": Pointer(STRING),
-        "consumedCapacity": ANY,
+        "consumedCapacity": _QUANTITIES,
         "skipNodeOperations": _STRINGS,
     }
 )
@@ -152,3 +154,93 @@ ALLOCATED_DEVICE_STATUS: Final = Struct(
     }
 )
 ALLOCATED_DEVICE_STATUSES: Final = Slice(ALLOCATED_DEVICE_STATUS)
+
+# --- ResourceSlice and DeviceTaintRule -----------------------------------------------------------------
+
+COUNTERS: Final = Map(Struct({"value": QUANTITY}))
+COUNTER_SET: Final = Struct({"name": STRING, "counters": COUNTERS})
+COUNTER_SETS: Final = Slice(COUNTER_SET)
+DEVICE_COUNTER_CONSUMPTION: Final = Struct({"counterSet": STRING, "counters": COUNTERS})
+DEVICE_ATTRIBUTE: Final = Struct(
+    {
+        "int": Pointer(INT),
+        "bool": Pointer(BOOL),
+        "string": Pointer(STRING),
+        "version": Pointer(STRING),
+        "ints": Slice(INT),
+        "bools": Slice(BOOL),
+        "strings": _STRINGS,
+        "versions": _STRINGS,
+    }
+)
+DEVICE_ATTRIBUTES: Final = Map(DEVICE_ATTRIBUTE)
+_REQUEST_POLICY_RANGE: Final = Struct(
+    {"min": Pointer(QUANTITY), "max": Pointer(QUANTITY), "step": Pointer(QUANTITY)}
+)
+_REQUEST_POLICY: Final = Struct(
+    {
+        "default": Pointer(QUANTITY),
+        "validValues": Slice(QUANTITY),
+        "validRange": Pointer(_REQUEST_POLICY_RANGE),
+    }
+)
+DEVICE_CAPACITIES: Final = Map(Struct({"value": QUANTITY, "requestPolicy": Pointer(_REQUEST_POLICY)}))
+# A taint without timeAdded is defaulted to "now" when it is decoded (the new object's and a stored
+# one's alike): two absent times are the same second, an absent and a written one are not.
+DEVICE_TAINT: Final = Struct({"key": STRING, "value": STRING, "effect": STRING, "timeAdded": Pointer(TIME)})
+DEVICE_TAINTS: Final = Slice(DEVICE_TAINT)
+_NODE_ALLOCATABLE_RESOURCE: Final = Struct(
+    {
+        "mapping": Pointer(
+            Struct(
+                {
+                    "capacityKey": Pointer(STRING),
+                    "capacityMultiplier": Pointer(QUANTITY),
+                    "deviceMultiplier": Pointer(QUANTITY),
+                }
+            )
+        ),
+        "overhead": Pointer(Struct({"perPod": Pointer(QUANTITY), "perContainer": Pointer(QUANTITY)})),
+    }
+)
+DEVICE: Final = Struct(
+    {
+        "name": STRING,
+        "attributes": DEVICE_ATTRIBUTES,
+        "capacity": DEVICE_CAPACITIES,
+        "consumesCounters": Slice(DEVICE_COUNTER_CONSUMPTION),
+        "nodeName": Pointer(STRING),
+        "nodeSelector": Pointer(NODE_SELECTOR),
+        "allNodes": Pointer(BOOL),
+        "taints": DEVICE_TAINTS,
+        "bindsToNode": Pointer(BOOL),
+        "bindingConditions": _STRINGS,
+        "bindingFailureConditions": _STRINGS,
+        "allowMultipleAllocations": Pointer(BOOL),
+        "nodeAllocatableResources": Map(_NODE_ALLOCATABLE_RESOURCE),
+    }
+)
+DEVICES: Final = Slice(DEVICE)
+RESOURCE_SLICE_SPEC: Final = Struct(
+    {
+        "driver": STRING,
+        "pool": Struct({"name": STRING, "generation": INT, "resourceSliceCount": INT}),
+        "nodeName": Pointer(STRING),
+        "nodeSelector": Pointer(NODE_SELECTOR),
+        "allNodes": Pointer(BOOL),
+        "devices": DEVICES,
+        "perDeviceNodeSelection": Pointer(BOOL),
+        "sharedCounters": COUNTER_SETS,
+        "partitionTypeAttribute": Pointer(STRING),
+        "skipNodeOperations": _STRINGS,
+    }
+)
+STRINGS: Final = _STRINGS
+DEVICE_TAINT_RULE_SPEC: Final = Struct(
+    {
+        "deviceSelector": Pointer(
+            Struct({"driver": Pointer(STRING), "pool": Pointer(STRING), "device": Pointer(STRING)})
+        ),
+        "taint": DEVICE_TAINT,
+    }
+)

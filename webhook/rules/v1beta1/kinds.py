@@ -4,8 +4,6 @@ a v1beta1 object (`paths.py`). `webhook.registry` binds them to Kubernetes 1.37.
 
 v1beta1 has no DeviceTaintRule (staging/src/k8s.io/api/resource/v1beta1/register.go, 1.37).
 
-The v1 rules come from a branch of their own: until it is merged mypy cannot find them, hence the
-`type: ignore[import-not-found,unused-ignore]` on their imports (harmless once they are there).
 """
 
 from __future__ import annotations
@@ -14,10 +12,10 @@ from typing import Final
 
 from webhook.rules.adapters import converted_kind
 from webhook.rules.kinds import KindRules
-from webhook.rules.v1.deviceclass import DEVICE_CLASS as V1_DEVICE_CLASS  # type: ignore[import-not-found,unused-ignore]
-from webhook.rules.v1.resourceclaim import RESOURCE_CLAIM as V1_RESOURCE_CLAIM  # type: ignore[import-not-found,unused-ignore]
-from webhook.rules.v1.resourceclaimtemplate import RESOURCE_CLAIM_TEMPLATE as V1_RESOURCE_CLAIM_TEMPLATE  # type: ignore[import-not-found,unused-ignore]
-from webhook.rules.v1.resourceslice import RESOURCE_SLICE as V1_RESOURCE_SLICE  # type: ignore[import-not-found,unused-ignore]
+from webhook.rules.v1.deviceclass import DEVICE_CLASS as V1_DEVICE_CLASS
+from webhook.rules.v1.resourceclaim import RESOURCE_CLAIM as V1_RESOURCE_CLAIM
+from webhook.rules.v1.resourceclaimtemplate import RESOURCE_CLAIM_TEMPLATE as V1_RESOURCE_CLAIM_TEMPLATE
+from webhook.rules.v1.resourceslice import RESOURCE_SLICE as V1_RESOURCE_SLICE
 from webhook.rules.v1beta1 import resource_v1beta1
 from webhook.rules.v1beta1.conversion import (
     claim_template_to_v1,

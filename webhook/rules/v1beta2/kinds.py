@@ -3,8 +3,6 @@
 `webhook.registry` binds them to Kubernetes 1.37. v1beta2 has v1's shape, so its objects are judged
 by the v1 rules unchanged and their errors carry the paths the API server reports for them.
 
-The v1 rules come from a branch of their own: until it is merged mypy cannot find them, hence the
-`type: ignore[import-not-found,unused-ignore]` on their imports (harmless once they are there).
 """
 
 from __future__ import annotations
@@ -13,11 +11,11 @@ from typing import Final
 
 from webhook.rules.adapters import converted_kind
 from webhook.rules.kinds import KindRules
-from webhook.rules.v1.deviceclass import DEVICE_CLASS as V1_DEVICE_CLASS  # type: ignore[import-not-found,unused-ignore]
-from webhook.rules.v1.devicetaintrule import DEVICE_TAINT_RULE as V1_DEVICE_TAINT_RULE  # type: ignore[import-not-found,unused-ignore]
-from webhook.rules.v1.resourceclaim import RESOURCE_CLAIM as V1_RESOURCE_CLAIM  # type: ignore[import-not-found,unused-ignore]
-from webhook.rules.v1.resourceclaimtemplate import RESOURCE_CLAIM_TEMPLATE as V1_RESOURCE_CLAIM_TEMPLATE  # type: ignore[import-not-found,unused-ignore]
-from webhook.rules.v1.resourceslice import RESOURCE_SLICE as V1_RESOURCE_SLICE  # type: ignore[import-not-found,unused-ignore]
+from webhook.rules.v1.deviceclass import DEVICE_CLASS as V1_DEVICE_CLASS
+from webhook.rules.v1.devicetaintrule import DEVICE_TAINT_RULE as V1_DEVICE_TAINT_RULE
+from webhook.rules.v1.resourceclaim import RESOURCE_CLAIM as V1_RESOURCE_CLAIM
+from webhook.rules.v1.resourceclaimtemplate import RESOURCE_CLAIM_TEMPLATE as V1_RESOURCE_CLAIM_TEMPLATE
+from webhook.rules.v1.resourceslice import RESOURCE_SLICE as V1_RESOURCE_SLICE
 from webhook.rules.v1beta2 import resource_v1beta2
 from webhook.rules.v1beta2.conversion import to_v1
 
