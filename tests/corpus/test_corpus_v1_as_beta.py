@@ -1,0 +1,121 @@
+"""The 1.37 corpus (tests/corpus/v1/) re-expressed in the older apiVersions a 1.37 API server serves,
+which it converts to its internal type and judges by the same rules:
+
+* as **v1beta2** (v1's shape): the same answer, case by case -- verdict, cause fields, types and
+  messages (1.37 reports every path of a v1beta2 object as v1's, docs/versions.md);
+* as **v1beta1** (request fields beside the request instead of under `exactly`, slice devices under
+  `basic`): each object converted from v1 as 1.37 converts it back (`webhook.rules.v1beta1.conversion`),
+  the same verdict. v1beta1 has no DeviceTaintRule, and a case whose object v1beta1 cannot carry (a
+  field 1.37 added to v1 only, such as `partitionTypeAttribute` or `nodeAllocatableResources`; a
+  `nodeName: ""` that the conversion drops) is not a v1beta1 case: only the cases whose objects come
+  back from v1beta1 unchanged are re-expressed.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pytest
+
+from tests.corpus.envelope import admission_review
+from tests.corpus.test_corpus_claims import expand
+from tests.corpus.v1_corpus import CORPUS, corpus_cases
+from webhook.admission import review
+from webhook.rules.kinds import Obj
+from webhook.rules.v1beta1.conversion import (
+    claim_from_v1,
+    claim_template_from_v1,
+    claim_template_to_v1,
+    claim_to_v1,
+    device_class_from_v1,
+    device_class_to_v1,
+    resource_slice_from_v1,
+    resource_slice_to_v1,
+)
+
+_uids = itertools.count(1)
+V1BETA1_FROM_V1: dict[str, Callable[[Obj], Obj]] = {
+    "DeviceClass": device_class_from_v1,
+    "ResourceClaim": claim_from_v1,
+    "ResourceClaimTemplate": claim_template_from_v1,
+    "ResourceSlice": resource_slice_from_v1,
+}
+
+
+def every_case() -> list[Any]:
+    return [*corpus_cases(cel=False, corpus=CORPUS), *corpus_cases(cel=True, corpus=CORPUS)]
+
+
+def in_version(
+    document: dict[str, Any], version: str, convert: Callable[[Obj], Obj] | None
+) -> dict[str, Any]:
+    """The v1 AdmissionReview as the API server would send it for objects of `version`."""
+    request = copy.deepcopy(document["request"])
+    for field in ("kind", "resource", "requestKind", "requestResource"):
+        request[field]["version"] = version
+    for field in ("object", "oldObject"):
+        if field in request:
+            obj = request[field] if convert is None else dict(convert(request[field]))
+            obj["apiVersion"] = f"resource.k8s.io/{version}"
+            request[field] = obj
+    return {**document, "request": request}
+
+
+def answer_of(entry: Mapping[str, Any], version: str) -> dict[str, Any]:
+    document = admission_review(entry, uid=f"corpus-as-{version}-{next(_uids)}", expand=expand, version="v1")
+    kind = document["request"]["object"]["kind"]
+    convert = V1BETA1_FROM_V1[kind] if version == "v1beta1" else None
+    response: dict[str, Any] = review(in_version(document, version, convert))["response"]
+    return response
+
+
+@pytest.mark.parametrize("entry", every_case())
+def test_a_v1beta2_object_gets_the_answer_of_its_v1_twin(entry: Mapping[str, Any]) -> None:
+    v1, v1beta2 = answer_of(entry, "v1"), answer_of(entry, "v1beta2")
+    assert v1beta2["allowed"] is v1["allowed"]
+    if not v1["allowed"]:
+        causes = v1["status"]["details"]["causes"]
+        assert v1beta2["status"]["details"]["causes"] == causes
+        assert v1beta2["status"]["message"] == v1["status"]["message"]
+
+
+V1_FROM_V1BETA1: dict[str, Callable[[Obj], Obj]] = {
+    "DeviceClass": device_class_to_v1,
+    "ResourceClaim": claim_to_v1,
+    "ResourceClaimTemplate": claim_template_to_v1,
+    "ResourceSlice": resource_slice_to_v1,
+}
+
+
+def carried_by_v1beta1(entry: Mapping[str, Any]) -> bool:
+    """Whether every object of the case comes back from v1beta1 as it was (its apiVersion aside)."""
+    for field in ("object", "oldObject"):
+        if field not in entry:
+            continue
+        obj = expand(entry[field])
+        kind = obj.get("kind")
+        if kind not in V1BETA1_FROM_V1:
+            return False
+        back = dict(
+            V1_FROM_V1BETA1[kind]({**V1BETA1_FROM_V1[kind](obj), "apiVersion": "resource.k8s.io/v1beta1"})
+        )
+        if {**back, "apiVersion": obj.get("apiVersion")} != obj:
+            return False
+    return True
+
+
+V1BETA1_CASES = [case for case in every_case() if carried_by_v1beta1(case.values[0])]
+
+
+def test_most_of_the_corpus_is_a_v1beta1_corpus_too() -> None:
+    assert len(V1BETA1_CASES) >= 0.75 * len(
+        [case for case in every_case() if case.values[0]["object"].get("kind") in V1BETA1_FROM_V1]
+    )
+
+
+@pytest.mark.parametrize("entry", V1BETA1_CASES)
+def test_a_v1beta1_object_gets_the_verdict_of_its_v1_twin(entry: Mapping[str, Any]) -> None:
+    assert answer_of(entry, "v1beta1")["allowed"] is answer_of(entry, "v1")["allowed"]
