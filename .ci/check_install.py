@@ -32,6 +32,8 @@ DENIED_MANIFEST = (
     'ResourceClaim.resource.k8s.io "broken" is invalid: spec.allocationMode: Unsupported value: "Sometimes": '
     'supported values: "Immediate", "WaitForFirstConsumer"'
 )
+# What validate says after the message: the apiVersion and the release the object was judged as.
+JUDGED_AS = "(resource.k8s.io/v1alpha2, judged as Kubernetes 1.30)"
 REVIEW = ROOT / "tests" / "data" / "claim-status-too-many-consumers.json"
 DENIED_REVIEW = (
     'ResourceClaim.resource.k8s.io "gpu-claim" is invalid: '
@@ -84,7 +86,7 @@ def check_offline(venv: Path, cwd: Path) -> None:
         validated.returncode == 1, f"validate: exit status {validated.returncode}, not 1: {validated.stderr}"
     )
     check(
-        validated.stdout == f"{MANIFEST}: {DENIED_MANIFEST}\n",
+        validated.stdout == f"{MANIFEST}: {DENIED_MANIFEST} {JUDGED_AS}\n",
         f"validate printed {validated.stdout!r}, not the API server's message",
     )
     reviewed = run(venv, "dra-webhook", "review", str(REVIEW), cwd=cwd)
