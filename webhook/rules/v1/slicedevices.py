@@ -77,6 +77,7 @@ CAPACITY_REQUEST_POLICY_DISCRETE_MAX_OPTIONS: Final = 10
 # validation.go attributeAndCapacityMaxKeyLength: longer keys are shortened in error paths.
 ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH: Final = DEVICE_MAX_DOMAIN_LENGTH + 1 + DEVICE_MAX_ID_LENGTH
 LIST_MEMBERS: Final = ("ints", "bools", "strings", "versions")
+_LIST_MEMBER_SET: Final = frozenset(LIST_MEMBERS)
 
 # validation.go semverRe (Go's \d is ASCII).
 _NUMERIC: Final = "(0|[1-9][0-9]*)"
@@ -198,6 +199,14 @@ def validate_attribute(attribute: Any, path: FieldPath) -> ErrorList:
     """`validateDeviceAttribute`: each member that is set (a list member even when empty), then
     exactly one member (covered, origin "union")."""
     fields = mapping(attribute)
+    if len(fields) == 1:  # the usual attribute, one scalar member: only its value to check
+        for member, value in fields.items():
+            if value is not None and (member == "bool" or member == "int"):
+                return []
+            if type(value) is str and member == "string":
+                return _validate_string_value(value, path.child("string"))
+            if type(value) is str and member == "version":
+                return _validate_version_value(value, path.child("version"))
     errs: ErrorList = []
     members = 0
     for member in ("bool", "int"):
@@ -236,6 +245,8 @@ def attribute_value_count(attribute: Any) -> int:
     """`numEntriesDeviceAttribute`'s count for one attribute: one for a scalar (or for nothing but
     empty lists), else the items of its lists."""
     fields = mapping(attribute)
+    if len(fields) == 1 and next(iter(fields)) not in _LIST_MEMBER_SET:
+        return 1
     items = sum(len(sequence(fields.get(member))) for member in LIST_MEMBERS)
     return items if items else 1
 
