@@ -49,6 +49,7 @@ from webhook.rules.v1 import RELEASE, shapes
 from webhook.rules.v1.declarative import NULL
 from webhook.rules.v1.devices import (
     no_errors,
+    truncate_if_too_long,
     validate_binding_parameters,
     validate_map,
     validate_set,
@@ -239,6 +240,27 @@ def validate_attribute(attribute: Any, path: FieldPath) -> ErrorList:
         shown: Any = "" if members == 0 else go_encoded(fields, DEVICE_ATTRIBUTE)
         errs += covered_by_declarative(with_origin([invalid(path, shown, EXACTLY_ONE_VALUE_MSG)], "union"))
     return errs
+
+
+def _is_valid_scalar_attribute(attribute: Any) -> bool:
+    """True when `validate_attribute` finds no error for certain: exactly one member, a scalar with
+    a valid value. False says nothing: the caller runs `validate_attribute`."""
+    if type(attribute) is not dict or len(attribute) != 1:
+        return False
+    for member, value in attribute.items():
+        if member == "bool" or member == "int":
+            return value is not None
+        if type(value) is not str:
+            return False
+        if member == "string":
+            return byte_length(value) <= DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH
+        if member == "version":
+            return (
+                value.isascii()
+                and _SEMVER.fullmatch(value) is not None
+                and byte_length(value) <= DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH
+            )
+    return False
 
 
 def attribute_value_count(attribute: Any) -> int:
@@ -533,14 +555,14 @@ def validate_device(
     if values > MAX_ATTRIBUTE_VALUES_PER_DEVICE:
         detail = f"the total number of attribute values must not exceed {MAX_ATTRIBUTE_VALUES_PER_DEVICE}"
         errs.append(invalid(path, values, detail))
-    errs += validate_map(
-        attributes,
-        -1,
-        ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH,
-        validate_qualified_name,
-        validate_attribute,
-        path.child("attributes"),
-    )
+    # validate_map(attributes, -1, ..., validate_qualified_name, validate_attribute, ...), with the
+    # usual attribute (one valid scalar member) passed without a path made for it.
+    attributes_path = path.child("attributes")
+    for key, attribute in attributes.items():
+        errs += validate_qualified_name(key, attributes_path)
+        if not _is_valid_scalar_attribute(attribute):
+            key_path = attributes_path.key(truncate_if_too_long(key, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH))
+            errs += validate_attribute(attribute, key_path)
     if old_device is None or not semantic_equal(
         device.get("capacity"), old_device.get("capacity"), shapes.DEVICE_CAPACITIES
     ):
