@@ -1,6 +1,6 @@
 """The load benchmark: the real webhook against the ceiling of its own stack, on loopback.
 
-    .venv/bin/python bench/load.py [--seconds 10] [--repeat 3] [--rate 1000] [--profile]   # ~4 min
+    .venv/bin/python bench/load.py [--mix v1|v1alpha2|all] [--seconds 10] [--repeat 3] [--rate 1000]  # ~4 min
     .venv/bin/python bench/load.py --soak 1000000          # memory over a million requests
 
 One run does all of this, on 127.0.0.1 only, bounded in time and request count:
@@ -11,8 +11,9 @@ One run does all of this, on 127.0.0.1 only, bounded in time and request count:
 3. starts the real server, `python -m webhook serve`, with its default worker count, and beside it
    bench/echo.py -- aiohttp on the same TLS, loop and worker count, that parses the body and allows
    it: the ceiling of this stack;
-4. sends every request of the mix (bench/reviews.py) once to each and checks the verdicts: a wrong
-   answer stops the benchmark, since a fast wrong webhook measures nothing;
+4. sends every request of the mix (bench/reviews.py; `--mix`: v1 by default, v1alpha2 or all) once
+   to each and checks the verdicts: a wrong answer stops the benchmark, since a fast wrong webhook
+   measures nothing;
 5. runs three loads, each on echo and then on the webhook, after an untimed warm-up: 1 connection
    and 32 connections as fast as the server answers (closed loop: throughput and the latency of a
    saturated server), and 32 connections paced at `--rate` requests per second in all (exponential
@@ -74,7 +75,7 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.reviews import MixEntry, mix, weighted_order  # noqa: E402
+from bench.reviews import DEFAULT_MIX, MIXES, MixEntry, mix, weighted_order  # noqa: E402
 from webhook.native import inspect_build  # noqa: E402
 from webhook.tls import ensure_development_certificates  # noqa: E402
 
@@ -538,7 +539,7 @@ def print_targets(found: dict[str, Any]) -> None:
 
 
 def benchmark(args: argparse.Namespace, generator: Generator, directory: Path) -> dict[str, Any]:
-    entries = mix()
+    entries = mix(args.mix)
     bodies = directory / "bodies.jsonl"
     write_bodies(entries, bodies)
     loads = [Load(connections, args.seconds) for connections in args.connections]
@@ -554,7 +555,8 @@ def benchmark(args: argparse.Namespace, generator: Generator, directory: Path) -
         if wrong and not args.allow_wrong_verdicts:
             raise SystemExit("wrong verdicts: not benchmarking (--allow-wrong-verdicts to measure anyway)")
         print(
-            f"webhook: {len(webhook.workers)} worker(s); echo: {len(echo.workers)} worker(s); "
+            f"mix {args.mix}; webhook: {len(webhook.workers)} worker(s); "
+            f"echo: {len(echo.workers)} worker(s); "
             f"generator: {generator.name}; {args.seconds:g} s per run after {args.warmup:g} s of warm-up",
             flush=True,
         )
@@ -591,6 +593,7 @@ def benchmark(args: argparse.Namespace, generator: Generator, directory: Path) -
         "repeat": args.repeat,
         "warmup_seconds": args.warmup,
         "webhook_workers": len(webhook.workers),
+        "mix_name": args.mix,
         "mix": [
             {"name": e.name, "kind": e.kind, "weight": e.weight, "bytes": len(e.body), "allowed": e.allowed}
             for e in entries
@@ -646,7 +649,7 @@ def profile(
 
 def soak(args: argparse.Namespace, generator: Generator, directory: Path) -> dict[str, Any]:
     """The webhook alone at 32 connections until args.soak requests: RSS of each worker over time."""
-    entries = mix()
+    entries = mix(args.mix)
     bodies = directory / "bodies.jsonl"
     write_bodies(entries, bodies)
     samples: list[dict[str, Any]] = []
@@ -722,6 +725,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--rate", type=float, default=DEFAULT_RATE, help="requests/s of the paced 32-connection load; 0: none"
+    )
+    parser.add_argument(
+        "--mix",
+        choices=MIXES,
+        default=DEFAULT_MIX,
+        help=f"the requests sent (bench/reviews.py); {DEFAULT_MIX}",
     )
     parser.add_argument("--profile", action="store_true", help="py-spy flame graphs of the webhook workers")
     parser.add_argument("--soak", type=int, default=0, metavar="REQUESTS", help="a memory soak this long")

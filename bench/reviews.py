@@ -40,7 +40,7 @@ class MixEntry:
 # --- objects ------------------------------------------------------------------------------------------
 
 
-def _metadata(name: str, **extra: Any) -> dict[str, Any]:
+def _metadata(name: str, *, group_version: str = GROUP_VERSION, **extra: Any) -> dict[str, Any]:
     return {
         "name": name,
         "namespace": "team-a",
@@ -54,7 +54,7 @@ def _metadata(name: str, **extra: Any) -> dict[str, Any]:
             {
                 "manager": "kube-scheduler",
                 "operation": "Update",
-                "apiVersion": GROUP_VERSION,
+                "apiVersion": group_version,
                 "time": "2024-05-01T10:00:01Z",
                 "fieldsType": "FieldsV1",
                 "fieldsV1": {"f:status": {"f:reservedFor": {}}},
@@ -161,14 +161,15 @@ def _review(
     sub_resource: str = "",
 ) -> dict[str, Any]:
     kind = obj["kind"]
+    version = obj["apiVersion"].rpartition("/")[2]
     request: dict[str, Any] = {
         "uid": uid,
-        "kind": {"group": "resource.k8s.io", "version": "v1alpha2", "kind": kind},
-        "resource": {"group": "resource.k8s.io", "version": "v1alpha2", "resource": kind.lower() + "s"},
-        "requestKind": {"group": "resource.k8s.io", "version": "v1alpha2", "kind": kind},
+        "kind": {"group": "resource.k8s.io", "version": version, "kind": kind},
+        "resource": {"group": "resource.k8s.io", "version": version, "resource": kind.lower() + "s"},
+        "requestKind": {"group": "resource.k8s.io", "version": version, "kind": kind},
         "requestResource": {
             "group": "resource.k8s.io",
-            "version": "v1alpha2",
+            "version": version,
             "resource": kind.lower() + "s",
         },
         "name": obj["metadata"]["name"],
@@ -270,8 +271,290 @@ def _entry(name: str, weight: int, review: dict[str, Any], *, allowed: bool) -> 
     return MixEntry(name, kind, weight, orjson.dumps(review), allowed)
 
 
-def mix() -> list[MixEntry]:
-    """The benchmark's mix, 20 requests per round: 15 allowed, 5 denied."""
+# --- resource.k8s.io/v1 (what a cluster of Kubernetes 1.34 or later sends) ------------------------------
+
+V1 = "resource.k8s.io/v1"
+GPU_CLASS = "gpu.example.com"
+NIC_DRIVER = "rdma.example.com"
+NODE = "worker-017"
+# resource.ResourceSliceMaxDevices (1.37): a full slice.
+SLICE_MAX_DEVICES = 128
+# The finalizer kube-scheduler puts on a claim before it allocates it (1.37: resourceclaim.Finalizer).
+CLAIM_FINALIZER = "resource.kubernetes.io/delete-protection"
+
+
+def _cel(expression: str) -> dict[str, Any]:
+    return {"cel": {"expression": expression}}
+
+
+def _v1_claim_spec() -> dict[str, Any]:
+    """A training pod's devices, as a user writes them in a template (and the API server defaults
+    them): two GPUs and a NIC on one PCIe root, selected by CEL, plus a first-available accelerator.
+    Every selector is compiled once and then found in webhook.cel's cache."""
+    return {
+        "devices": {
+            "requests": [
+                {
+                    "name": "gpus",
+                    "exactly": {
+                        "deviceClassName": GPU_CLASS,
+                        "selectors": [
+                            _cel(
+                                'device.attributes["gpu.example.com"].productName.startsWith("NVIDIA A100")'
+                            ),
+                            _cel(
+                                'device.capacity["gpu.example.com"].memory.compareTo(quantity("40Gi")) >= 0'
+                            ),
+                        ],
+                        "allocationMode": "ExactCount",
+                        "count": 2,
+                    },
+                },
+                {
+                    "name": "nic",
+                    "exactly": {
+                        "deviceClassName": "rdma.example.com",
+                        "selectors": [_cel('device.attributes["rdma.example.com"].linkType == "infiniband"')],
+                        "allocationMode": "ExactCount",
+                        "count": 1,
+                    },
+                },
+                {
+                    "name": "accel",
+                    "firstAvailable": [
+                        {
+                            "name": "large",
+                            "deviceClassName": GPU_CLASS,
+                            "selectors": [
+                                _cel(
+                                    'device.capacity["gpu.example.com"].memory'
+                                    '.compareTo(quantity("80Gi")) >= 0'
+                                )
+                            ],
+                            "allocationMode": "ExactCount",
+                            "count": 1,
+                        },
+                        {
+                            "name": "small",
+                            "deviceClassName": GPU_CLASS,
+                            "selectors": [_cel('device.attributes["gpu.example.com"].type == "gpu"')],
+                            "allocationMode": "ExactCount",
+                            "count": 1,
+                        },
+                    ],
+                },
+            ],
+            "constraints": [
+                {"requests": ["gpus", "nic"], "matchAttribute": "resource.kubernetes.io/pcieRoot"}
+            ],
+            "config": [
+                {
+                    "requests": ["gpus"],
+                    "opaque": {
+                        "driver": DRIVER,
+                        "parameters": {
+                            "apiVersion": "gpu.example.com/v1",
+                            "kind": "GpuConfig",
+                            "sharing": {"strategy": "TimeSlicing", "timeSlicingConfig": {"interval": "Long"}},
+                        },
+                    },
+                }
+            ],
+        }
+    }
+
+
+def _v1_claim(name: str, *, finalizer: bool = False, generate_name: bool = False) -> dict[str, Any]:
+    extra: dict[str, Any] = {"generateName": "trainer-0-gpus-"} if generate_name else {}
+    metadata = _metadata(name, group_version=V1, **extra)
+    metadata["ownerReferences"] = [
+        {
+            "apiVersion": "v1",
+            "kind": "Pod",
+            "name": "trainer-0",
+            "uid": "0a1b2c3d-0000-4000-8000-000000000000",
+            "controller": True,
+            "blockOwnerDeletion": True,
+        }
+    ]
+    metadata["annotations"] = {"resource.kubernetes.io/pod-claim-name": "gpus"}
+    if finalizer:
+        metadata["finalizers"] = [CLAIM_FINALIZER]
+    return {"apiVersion": V1, "kind": "ResourceClaim", "metadata": metadata, "spec": _v1_claim_spec()}
+
+
+def _v1_allocation() -> dict[str, Any]:
+    """What kube-scheduler allocates for `_v1_claim_spec` on one node: two GPUs, a NIC and the
+    first-available accelerator's second choice, with the claim's config and the node's selector."""
+    results = [
+        {"request": "gpus", "driver": DRIVER, "pool": NODE, "device": "gpu-3"},
+        {"request": "gpus", "driver": DRIVER, "pool": NODE, "device": "gpu-5"},
+        {"request": "nic", "driver": NIC_DRIVER, "pool": NODE, "device": "nic-1"},
+        {"request": "accel/small", "driver": DRIVER, "pool": NODE, "device": "gpu-6"},
+    ]
+    config = _v1_claim_spec()["devices"]["config"][0]
+    return {
+        "devices": {"results": results, "config": [{"source": "FromClaim", **config}]},
+        "nodeSelector": {
+            "nodeSelectorTerms": [
+                {"matchFields": [{"key": "metadata.name", "operator": "In", "values": [NODE]}]}
+            ]
+        },
+    }
+
+
+def _v1_allocated_claim(*consumers: int) -> dict[str, Any]:
+    claim = _v1_claim("trainer-0-gpus-x7k2p", finalizer=True)
+    claim["status"] = {
+        "allocation": _v1_allocation(),
+        "reservedFor": [_consumer(i) for i in consumers],
+    }
+    return claim
+
+
+def _v1_claim_create() -> dict[str, Any]:
+    """The resourceclaim controller creates a pod's claim from its template: allowed."""
+    claim = _v1_claim("trainer-0-gpus-x7k2p", generate_name=True)
+    del claim["metadata"]["managedFields"]
+    return _review("bench-v1-claim-create", claim, operation="CREATE")
+
+
+def _v1_claim_create_invalid() -> dict[str, Any]:
+    """A selector written without `device.` (a published mistake, see ../shared/realworld/INDEX.md)
+    and a request count of -1: denied with two causes."""
+    review = _v1_claim_create()
+    request = review["request"]
+    request["uid"] = "bench-v1-claim-create-invalid"
+    gpus = request["object"]["spec"]["devices"]["requests"][0]["exactly"]
+    gpus["selectors"][0] = _cel('attributes["gpu.example.com"].productName.startsWith("NVIDIA A100")')
+    gpus["count"] = -1
+    return review
+
+
+def _v1_claim_finalizer() -> dict[str, Any]:
+    """kube-scheduler puts its finalizer on the claim before allocating it: allowed."""
+    old = _v1_claim("trainer-0-gpus-x7k2p")
+    new = _v1_claim("trainer-0-gpus-x7k2p", finalizer=True)
+    new["metadata"]["resourceVersion"] = "184468"
+    return _review("bench-v1-claim-finalizer", new, operation="UPDATE", old=old)
+
+
+def _v1_claim_status_allocate() -> dict[str, Any]:
+    """kube-scheduler writes the allocation and reserves the claim for its pod in one status update
+    (a newly set allocation: validated in full): allowed."""
+    old = _v1_claim("trainer-0-gpus-x7k2p", finalizer=True)
+    new = _v1_allocated_claim(0)
+    return _review("bench-v1-claim-status-allocate", new, operation="UPDATE", old=old, sub_resource="status")
+
+
+def _v1_claim_status_allocation_changed() -> dict[str, Any]:
+    """A result's device rewritten in a set allocation: denied (status.allocation is immutable)."""
+    old = _v1_allocated_claim(0)
+    new = copy.deepcopy(old)
+    new["status"]["allocation"]["devices"]["results"][1]["device"] = "gpu-7"
+    return _review("bench-v1-claim-status-realloc", new, operation="UPDATE", old=old, sub_resource="status")
+
+
+def _v1_claim_status_deallocate() -> dict[str, Any]:
+    """The pod is gone: the resourceclaim controller drops the reservation and the allocation: allowed."""
+    old = _v1_allocated_claim(0)
+    new = _v1_claim("trainer-0-gpus-x7k2p", finalizer=True)
+    new["status"] = {}
+    return _review(
+        "bench-v1-claim-status-deallocate", new, operation="UPDATE", old=old, sub_resource="status"
+    )
+
+
+def _v1_claim_status_reserved_twice() -> dict[str, Any]:
+    """The same pod reserved twice: denied (status.reservedFor[1]: Duplicate value)."""
+    old = _v1_allocated_claim(0)
+    new = _v1_allocated_claim(0, 0)
+    return _review(
+        "bench-v1-claim-status-reserved-twice", new, operation="UPDATE", old=old, sub_resource="status"
+    )
+
+
+def _v1_template_create() -> dict[str, Any]:
+    """A workload's claim template: allowed."""
+    metadata = _metadata("trainer-gpus", group_version=V1)
+    del metadata["managedFields"]
+    template = {
+        "apiVersion": V1,
+        "kind": "ResourceClaimTemplate",
+        "metadata": metadata,
+        "spec": {"metadata": {"labels": {"gpu.example.com/pool": "a100"}}, "spec": _v1_claim_spec()},
+    }
+    return _review("bench-v1-template-create", template, operation="CREATE")
+
+
+def _v1_slice_device(i: int) -> dict[str, Any]:
+    """A GPU as NVIDIA's DRA driver publishes one (attributes and capacity of its v1 slices, e.g.
+    ../shared/realworld/v1/kubernetes-sigs__dranet__examples__aws_eks_examples__gpu-efa__*-gpu.yaml)."""
+    bus = 0x10 + i // 8
+    return {
+        "name": f"gpu-{i}",
+        "attributes": {
+            "addressingMode": {"string": "HMM"},
+            "architecture": {"string": "Ampere"},
+            "brand": {"string": "Nvidia"},
+            "cudaComputeCapability": {"version": "8.0.0"},
+            "cudaDriverVersion": {"version": "13.0.0"},
+            "driverVersion": {"version": "580.126.9"},
+            "index": {"int": i},
+            "minor": {"int": i},
+            "productName": {"string": "NVIDIA A100-SXM4-40GB"},
+            "resource.kubernetes.io/pciBusID": {"string": f"0000:{bus:02x}:{0x1C + i % 8:02x}.0"},
+            "resource.kubernetes.io/pcieRoot": {"string": f"pci0000:{bus:02x}"},
+            "type": {"string": "gpu"},
+            "uuid": {"string": f"GPU-8a10b6f7-077c-d51f-48f0-{i:012x}"},
+        },
+        "capacity": {"memory": {"value": "40Gi"}},
+    }
+
+
+def _v1_slice(devices: int = SLICE_MAX_DEVICES) -> dict[str, Any]:
+    metadata = _cluster_metadata(f"{NODE}-gpu.example.com-x8z2q")
+    metadata["generateName"] = f"{NODE}-gpu.example.com-"
+    metadata["ownerReferences"] = [
+        {"apiVersion": "v1", "kind": "Node", "name": NODE, "uid": "7d1c0a3e-5b2f-4c1d-9e8f-0a1b2c3d4e5f",
+         "controller": True}
+    ]  # fmt: skip
+    return {
+        "apiVersion": V1,
+        "kind": "ResourceSlice",
+        "metadata": metadata,
+        "spec": {
+            "driver": DRIVER,
+            "nodeName": NODE,
+            "pool": {"name": NODE, "generation": 1, "resourceSliceCount": 1},
+            "devices": [_v1_slice_device(i) for i in range(devices)],
+        },
+    }
+
+
+def _v1_slice_create() -> dict[str, Any]:
+    """A driver publishes a node's full slice, 128 devices: allowed."""
+    return _review("bench-v1-slice-create", _v1_slice(), operation="CREATE")
+
+
+def _v1_slice_create_invalid() -> dict[str, Any]:
+    """The same slice with one device listed twice: denied (spec.devices[127].name: Duplicate value)."""
+    review = _v1_slice_create()
+    review["request"]["uid"] = "bench-v1-slice-create-invalid"
+    review["request"]["object"]["spec"]["devices"][-1]["name"] = "gpu-0"
+    return review
+
+
+# --- the mixes ---------------------------------------------------------------------------------------------
+
+MIXES = ("v1", "v1alpha2", "all")
+# What `make bench` (bench/load.py), bench/rules.py and bench/instructions.py measure by default: the
+# mix of the clusters that run DRA today (v1 is served from Kubernetes 1.34 on).
+DEFAULT_MIX = "v1"
+
+
+def v1alpha2_mix() -> list[MixEntry]:
+    """The v1alpha2 mix (Kubernetes 1.30), 20 requests per round: 15 allowed, 5 denied."""
     return [
         _entry("claim-status-reserve", 6, _claim_status_reserve(), allowed=True),
         _entry("claim-status-too-many", 1, _claim_status_too_many(), allowed=False),
@@ -283,6 +566,43 @@ def mix() -> list[MixEntry]:
         _entry("scheduling-status", 4, _scheduling_status_update(), allowed=True),
         _entry("scheduling-status-duplicate", 1, _scheduling_status_duplicate(), allowed=False),
     ]
+
+
+def v1_mix() -> list[MixEntry]:
+    """The v1 mix (Kubernetes 1.34 and later), 20 requests per round: 17 allowed, 3 denied.
+
+    The weights follow one pod's claim through its life, as the 1.34+ control plane writes it: the
+    resourceclaim controller creates it from the pod's template (create); kube-scheduler puts its
+    finalizer on it (update) and then, in one status update, sets the allocation and reserves it for
+    the pod (allocate); when the pod is gone the controller drops reservation and allocation (status
+    update) and then the finalizer (update). Per pod: one create, two metadata updates, two status
+    updates, the allocating one the costliest; a failed bind retried adds allocating updates. Drivers
+    publish a node's slice when they start and when its devices change, far more rarely than pods
+    come and go: one full 128-device slice in 20 requests is an upper bound, kept so the heaviest
+    object is measured. Templates are written once per workload."""
+    return [
+        _entry("v1-claim-create", 4, _v1_claim_create(), allowed=True),
+        _entry("v1-claim-create-invalid", 1, _v1_claim_create_invalid(), allowed=False),
+        _entry("v1-claim-finalizer", 3, _v1_claim_finalizer(), allowed=True),
+        _entry("v1-claim-status-allocate", 6, _v1_claim_status_allocate(), allowed=True),
+        _entry("v1-claim-status-allocation-changed", 1, _v1_claim_status_allocation_changed(), allowed=False),
+        _entry("v1-claim-status-deallocate", 2, _v1_claim_status_deallocate(), allowed=True),
+        _entry("v1-claim-status-reserved-twice", 1, _v1_claim_status_reserved_twice(), allowed=False),
+        _entry("v1-slice-create-128-devices", 1, _v1_slice_create(), allowed=True),
+        _entry("v1-template-create", 1, _v1_template_create(), allowed=True),
+    ]
+
+
+def mix(which: str = DEFAULT_MIX) -> list[MixEntry]:
+    """The benchmark's mix: `v1` (the default), `v1alpha2` (as it was before v1 was judged), or
+    `all` (both, one round of each: 40 requests)."""
+    if which == "v1":
+        return v1_mix()
+    if which == "v1alpha2":
+        return v1alpha2_mix()
+    if which == "all":
+        return [*v1alpha2_mix(), *v1_mix()]
+    raise ValueError(f"unknown mix {which!r}: one of {', '.join(MIXES)}")
 
 
 def weighted_order(entries: list[MixEntry]) -> list[int]:
@@ -410,12 +730,14 @@ def _class_parameters() -> dict[str, Any]:
 
 
 def other_kinds() -> list[MixEntry]:
-    """The kinds written rarely (by administrators and drivers), each once, all allowed."""
+    """The kinds written rarely (by administrators and drivers), each once: allowed, but for a v1
+    slice with a device listed twice."""
     return [
         _entry("class-create", 1, _resource_class(), allowed=True),
         _entry("slice-create-64-instances", 1, _resource_slice(), allowed=True),
         _entry("claim-parameters-create", 1, _claim_parameters(), allowed=True),
         _entry("class-parameters-create", 1, _class_parameters(), allowed=True),
+        _entry("v1-slice-create-invalid", 1, _v1_slice_create_invalid(), allowed=False),
     ]
 
 

@@ -1,6 +1,6 @@
 """The rules alone, without HTTP: reviews per second on one core, for every request of the mix.
 
-    .venv/bin/python bench/rules.py [--seconds S] [--json PATH]
+    .venv/bin/python bench/rules.py [--mix v1|v1alpha2|all] [--seconds S] [--json PATH]
 
 For each request (the load mix of bench/reviews.py, plus one of every kind written rarely) it times,
 in this process and on one core:
@@ -36,7 +36,15 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.reviews import MixEntry, claim_parameters_with_new_selector, mix, other_kinds, weighted_order
+from bench.reviews import (
+    DEFAULT_MIX,
+    MIXES,
+    MixEntry,
+    claim_parameters_with_new_selector,
+    mix,
+    other_kinds,
+    weighted_order,
+)
 from webhook.admission import Judge, Verdict, parse_review, review_response
 from webhook.native import inspect_build
 from webhook.rules.kinds import GroupVersionKind
@@ -129,10 +137,10 @@ def measure_cold_selector(judge: Judge, seconds: float) -> dict[str, Any]:
     }
 
 
-def mix_round(judge: Judge) -> tuple[Callable[[], None], int]:
-    """One round of the mix as the server sees it (each body parsed afresh, the requests in the mix's
-    order, each answer serialised), and the number of reviews in it."""
-    entries = mix()
+def mix_round(judge: Judge, which: str = DEFAULT_MIX) -> tuple[Callable[[], None], int]:
+    """One round of the mix `which` as the server sees it (each body parsed afresh, the requests in
+    the mix's order, each answer serialised), and the number of reviews in it."""
+    entries = mix(which)
     bodies = [entries[i].body for i in weighted_order(entries)]
 
     def one_round() -> None:
@@ -143,9 +151,21 @@ def mix_round(judge: Judge) -> tuple[Callable[[], None], int]:
     return one_round, len(bodies)
 
 
-def measure_interleaved(judge: Judge, seconds: float) -> dict[str, Any]:
+def one_request(judge: Judge, which: str, name: str) -> tuple[Callable[[], None], int]:
+    """The request `name` of the mix `which` (or of the kinds outside it), parsed afresh, judged and
+    answered: one review per call, as `mix_round` does for the whole mix."""
+    body = next(entry.body for entry in [*mix(which), *other_kinds()] if entry.name == name)
+
+    def once() -> None:
+        review = parse_review(body)
+        orjson.dumps(review_response(review, judge.judge(review.request)))
+
+    return once, 1
+
+
+def measure_interleaved(judge: Judge, seconds: float, which: str) -> dict[str, Any]:
     """The mix as the server sees it: each body parsed afresh, the requests in the mix's order."""
-    one_round, reviews = mix_round(judge)
+    one_round, reviews = mix_round(judge, which)
     per_round = best_seconds_per_call(one_round, seconds)
     return {"requests_per_round": reviews, "total_us": per_round / reviews * 1e6}
 
@@ -192,20 +212,24 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--seconds", type=float, default=2.0, help="time spent on each request")
+    parser.add_argument(
+        "--mix", choices=MIXES, default=DEFAULT_MIX, help=f"the load mix (bench/reviews.py); {DEFAULT_MIX}"
+    )
     parser.add_argument("--json", type=Path, default=DEFAULT_JSON, help="where to write the figures")
     args = parser.parse_args(argv)
 
     judge = Judge.build()
     rows = []
-    for entry in mix():
+    for entry in mix(args.mix):
         rows.append({**measure(entry, judge, args.seconds), "weight": entry.weight})
     for entry in other_kinds():
         rows.append({**measure(entry, judge, args.seconds), "weight": 0})
     cold = measure_cold_selector(judge, args.seconds)
-    interleaved = measure_interleaved(judge, args.seconds)
+    interleaved = measure_interleaved(judge, args.seconds, args.mix)
     print_table(rows, cold)
     print(
-        f"load mix interleaved, each body parsed afresh: {interleaved['total_us']:.1f} µs per review "
+        f"load mix {args.mix} interleaved, each body parsed afresh: "
+        f"{interleaved['total_us']:.1f} µs per review "
         f"({1e6 / interleaved['total_us']:.0f} reviews/s per core)"
     )
     args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -214,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
             {
                 "python": sys.version.split()[0],
                 "rules": inspect_build().describe(),
+                "mix": args.mix,
                 "requests": rows,
                 "cold_selector": cold,
                 "interleaved": interleaved,

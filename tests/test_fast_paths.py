@@ -452,7 +452,7 @@ def _objects() -> list[tuple[GroupVersionKind, dict[str, Any]]]:
     from bench.reviews import mix, other_kinds
 
     found = []
-    for entry in [*mix(), *other_kinds()]:
+    for entry in [*mix("all"), *other_kinds()]:  # v1alpha2 first: the tests below pick its claim
         request = orjson.loads(entry.body)["request"]
         gvk = GroupVersionKind(**request["kind"])
         found.append((gvk, request["object"]))
@@ -1800,3 +1800,49 @@ def test_text_log_values_are_quoted_as_any_space_or_quote_asked(value: str) -> N
 
     quoted = not value or any(char.isspace() or char == '"' for char in value)
     assert _text_value(value) == (f'"{value}"' if quoted else value)
+
+
+# --- v1 ResourceSlice: the usual attribute (bench/reviews.py's 128-device slice) -------------------------
+
+from webhook.rules.v1 import slicedevices  # noqa: E402
+
+_ATTRIBUTE_VALUES = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.text(max_size=70)
+    | st.sampled_from(["1.2.3", "01.2.3", "1.2.3-rc.1+build.5", "v1.2.3", "é" * 33, "1.2.3-" + "a" * 60])
+    | st.lists(st.text(max_size=3), max_size=2)
+)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["bool", "int", "string", "version", "strings", "versions", "other"]),
+        _ATTRIBUTE_VALUES,
+        max_size=2,
+    )
+)
+@settings(max_examples=500, deadline=None)
+def test_a_device_attribute_found_valid_at_once_is_valid(attribute: dict[str, Any]) -> None:
+    if slicedevices._is_valid_scalar_attribute(attribute):
+        assert slicedevices.validate_attribute(attribute, ROOT.child("attributes").key("a")) == []
+
+
+@pytest.mark.parametrize(
+    ("attribute", "valid_at_once"),
+    [
+        ({"string": "NVIDIA A100-SXM4-40GB"}, True),
+        ({"version": "580.126.9"}, True),
+        ({"int": 3}, True),
+        ({"string": "x" * 65}, False),
+        ({"version": "01.2.3"}, False),
+        ({"int": None}, False),
+        ({"strings": ["a"]}, False),
+        ({"string": "a", "int": 1}, False),
+    ],
+)
+def test_the_usual_device_attributes_are_found_valid_at_once(
+    attribute: dict[str, Any], valid_at_once: bool
+) -> None:
+    assert slicedevices._is_valid_scalar_attribute(attribute) is valid_at_once

@@ -560,6 +560,7 @@ _STATUS: Final = FieldPath("status")
 
 ATTRIBUTE_MEMBERS: Final = ("int", "bool", "string", "version", "ints", "bools", "strings", "versions")
 _LIST_MEMBERS: Final = frozenset({"ints", "bools", "strings", "versions"})
+_SCALAR_MEMBERS: Final = frozenset({"int", "bool", "string", "version"})
 NODE_ALLOCATABLE_MAPPING_MEMBERS: Final = ("capacityKey", "deviceMultiplier")
 
 
@@ -666,7 +667,7 @@ def _device(device: Any, old: Any, path: FieldPath) -> ErrorList:
     attributes_path = path.child("attributes")
     errs: ErrorList = []
     for key, attribute in mapping(fields.get("attributes")).items():
-        errs += _device_attribute(mapping(attribute), attributes_path.key(key))
+        errs += _device_attribute(mapping(attribute), attributes_path, key)
     consumptions = sequence(fields.get("consumesCounters"))
     if consumptions:
         consumptions_path = path.child("consumesCounters")
@@ -700,8 +701,14 @@ def _device(device: Any, old: Any, path: FieldPath) -> ErrorList:
     return errs
 
 
-def _device_attribute(attribute: Mapping[str, Any], path: FieldPath) -> ErrorList:
-    """`Validate_DeviceAttribute`: exactly one member (a list member counts when it has items)."""
+def _device_attribute(attribute: Mapping[str, Any], attributes_path: FieldPath, key: str) -> ErrorList:
+    """`Validate_DeviceAttribute` of `attributes[key]`: exactly one member (a list member counts when
+    it has items)."""
+    if len(attribute) == 1:  # the usual attribute, one scalar member set: no error, decided at once
+        for member, value in attribute.items():
+            if value is not None and member in _SCALAR_MEMBERS:
+                return []
+    path = attributes_path.key(key)
     specified = [
         member
         for member in ATTRIBUTE_MEMBERS

@@ -144,6 +144,8 @@ def truncate_if_too_long(key: str, max_length: int) -> str:
     """`truncateIfTooLong`: a key longer than the limit (raised to 16 when smaller) keeps its start
     and its end around "...", counted in bytes as Go slices strings."""
     max_length = max(max_length, 16)
+    if len(key) <= max_length and key.isascii():  # one byte per character: short enough
+        return key
     encoded = key.encode("utf-8", "surrogatepass")
     if len(encoded) <= max_length:
         return key

@@ -188,7 +188,23 @@ def uuid_parse_error(value: str) -> str | None:
 
 def validate_qualified_name(value: str, path: FieldPath) -> ErrorList:
     """`validateQualifiedName`: a C identifier of at most 32 bytes, or "domain/identifier" with the
-    domain checked as a driver name. More than one '/' is not checked further in 1.37."""
+    domain checked as a driver name. More than one '/' is not checked further in 1.37. A name found
+    valid is remembered (a slice repeats its attribute names on every device)."""
+    if value in _VALID_QUALIFIED_NAMES:
+        return []
+    errs = _validate_qualified_name(value, path)
+    if not errs and len(_VALID_QUALIFIED_NAMES) < VALID_QUALIFIED_NAMES_MAX:
+        _VALID_QUALIFIED_NAMES.add(value)
+    return errs
+
+
+# Qualified names found valid, at most this many (each at most 96 bytes): validating is pure, so a
+# name valid once is valid always. Module state on purpose, as webhook/cel.py's selector cache.
+VALID_QUALIFIED_NAMES_MAX: Final = 4096
+_VALID_QUALIFIED_NAMES: Final[set[str]] = set()
+
+
+def _validate_qualified_name(value: str, path: FieldPath) -> ErrorList:
     parts = value.split("/")
     errs: ErrorList = []
     if len(parts) == 1:

@@ -183,6 +183,9 @@ def _validate_node_selection(spec: Mapping[str, Any], path: FieldPath) -> ErrorL
     return errs
 
 
+_LIST_MEMBERS: Final = frozenset({"bools", "ints", "strings", "versions"})
+
+
 def _uses_advanced_features(devices: Sequence[Any]) -> bool:
     """`haveDeviceTaints || haveConsumesCounters || haveListAttributes`: a device with taints, one that
     consumes counters, or one with a list attribute (an empty list too: a non-nil slice)."""
@@ -192,6 +195,8 @@ def _uses_advanced_features(devices: Sequence[Any]) -> bool:
             return True
         for attribute in mapping(fields.get("attributes")).values():
             values = mapping(attribute)
+            if len(values) == 1 and next(iter(values)) not in _LIST_MEMBERS:
+                continue  # the usual attribute: one scalar member
             if any(
                 isinstance(values.get(member), list) for member in ("bools", "ints", "strings", "versions")
             ):

@@ -49,6 +49,7 @@ from webhook.rules.v1 import RELEASE, shapes
 from webhook.rules.v1.declarative import NULL
 from webhook.rules.v1.devices import (
     no_errors,
+    truncate_if_too_long,
     validate_binding_parameters,
     validate_map,
     validate_set,
@@ -77,6 +78,7 @@ CAPACITY_REQUEST_POLICY_DISCRETE_MAX_OPTIONS: Final = 10
 # validation.go attributeAndCapacityMaxKeyLength: longer keys are shortened in error paths.
 ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH: Final = DEVICE_MAX_DOMAIN_LENGTH + 1 + DEVICE_MAX_ID_LENGTH
 LIST_MEMBERS: Final = ("ints", "bools", "strings", "versions")
+_LIST_MEMBER_SET: Final = frozenset(LIST_MEMBERS)
 
 # validation.go semverRe (Go's \d is ASCII).
 _NUMERIC: Final = "(0|[1-9][0-9]*)"
@@ -198,6 +200,14 @@ def validate_attribute(attribute: Any, path: FieldPath) -> ErrorList:
     """`validateDeviceAttribute`: each member that is set (a list member even when empty), then
     exactly one member (covered, origin "union")."""
     fields = mapping(attribute)
+    if len(fields) == 1:  # the usual attribute, one scalar member: only its value to check
+        for member, value in fields.items():
+            if value is not None and (member == "bool" or member == "int"):
+                return []
+            if type(value) is str and member == "string":
+                return _validate_string_value(value, path.child("string"))
+            if type(value) is str and member == "version":
+                return _validate_version_value(value, path.child("version"))
     errs: ErrorList = []
     members = 0
     for member in ("bool", "int"):
@@ -232,10 +242,33 @@ def validate_attribute(attribute: Any, path: FieldPath) -> ErrorList:
     return errs
 
 
+def _is_valid_scalar_attribute(attribute: Any) -> bool:
+    """True when `validate_attribute` finds no error for certain: exactly one member, a scalar with
+    a valid value. False says nothing: the caller runs `validate_attribute`."""
+    if type(attribute) is not dict or len(attribute) != 1:
+        return False
+    for member, value in attribute.items():
+        if member == "bool" or member == "int":
+            return value is not None
+        if type(value) is not str:
+            return False
+        if member == "string":
+            return byte_length(value) <= DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH
+        if member == "version":
+            return (
+                value.isascii()
+                and _SEMVER.fullmatch(value) is not None
+                and byte_length(value) <= DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH
+            )
+    return False
+
+
 def attribute_value_count(attribute: Any) -> int:
     """`numEntriesDeviceAttribute`'s count for one attribute: one for a scalar (or for nothing but
     empty lists), else the items of its lists."""
     fields = mapping(attribute)
+    if len(fields) == 1 and next(iter(fields)) not in _LIST_MEMBER_SET:
+        return 1
     items = sum(len(sequence(fields.get(member))) for member in LIST_MEMBERS)
     return items if items else 1
 
@@ -522,14 +555,14 @@ def validate_device(
     if values > MAX_ATTRIBUTE_VALUES_PER_DEVICE:
         detail = f"the total number of attribute values must not exceed {MAX_ATTRIBUTE_VALUES_PER_DEVICE}"
         errs.append(invalid(path, values, detail))
-    errs += validate_map(
-        attributes,
-        -1,
-        ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH,
-        validate_qualified_name,
-        validate_attribute,
-        path.child("attributes"),
-    )
+    # validate_map(attributes, -1, ..., validate_qualified_name, validate_attribute, ...), with the
+    # usual attribute (one valid scalar member) passed without a path made for it.
+    attributes_path = path.child("attributes")
+    for key, attribute in attributes.items():
+        errs += validate_qualified_name(key, attributes_path)
+        if not _is_valid_scalar_attribute(attribute):
+            key_path = attributes_path.key(truncate_if_too_long(key, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH))
+            errs += validate_attribute(attribute, key_path)
     if old_device is None or not semantic_equal(
         device.get("capacity"), old_device.get("capacity"), shapes.DEVICE_CAPACITIES
     ):
