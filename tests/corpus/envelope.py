@@ -4,6 +4,7 @@ webhook's `field` module)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -71,3 +72,40 @@ def expected_status_message(kind: str, name: str, expected: list[Mapping[str, An
     distinct = list(dict.fromkeys(f"{error['field']}: {error['message']}" for error in expected))
     aggregate = distinct[0] if len(distinct) == 1 else "[" + ", ".join(distinct) + "]"
     return f"{kind}.{GROUP} {go_quote(name)} is invalid: {aggregate}"
+
+
+def assert_answered_as_go(
+    entry: Mapping[str, Any], document: Mapping[str, Any], answer: Mapping[str, Any]
+) -> None:
+    """The answer to a case's AdmissionReview is the one the API server gives: allowed with the case's
+    warnings, or denied like `apierrors.NewInvalid` with the Go `wantFailures` in order (type, field,
+    and message where the case records one) and their aggregated message."""
+    assert (answer["apiVersion"], answer["kind"]) == ("admission.k8s.io/v1", "AdmissionReview")
+    response = answer["response"]
+    assert response["uid"] == document["request"]["uid"]
+    # An unknown-field warning would mean the case's JSON does not match the version's types.
+    assert response.get("warnings", []) == entry.get("warnings", [])
+
+    expected = entry["expected"]
+    if not expected:
+        assert response["allowed"] is True, json.dumps(response.get("status"), indent=1)[:4000]
+        assert "status" not in response
+        return
+
+    assert response["allowed"] is False, entry["name"]
+    status = response["status"]
+    assert (status["code"], status["reason"], status["status"]) == (422, "Invalid", "Failure"), status
+    obj = document["request"]["object"]
+    kind, name = obj["kind"], (obj.get("metadata") or {}).get("name", "")
+    details = status["details"]
+    assert (details["group"], details["kind"], details.get("name", "")) == (GROUP, kind, name)
+
+    causes = details["causes"]
+    assert [(cause["reason"], cause["field"]) for cause in causes] == [
+        (error["type"], error["field"]) for error in expected
+    ], json.dumps(causes, indent=1)[:6000]
+    for cause, error in zip(causes, expected, strict=True):
+        if error["message"] is not None:
+            assert cause["message"] == error["message"], cause["field"]
+    if all(error["message"] is not None for error in expected):
+        assert status["message"] == expected_status_message(kind, name, expected)
