@@ -24,7 +24,7 @@ $(VENV)/.installed-deps: pyproject.toml requirements.lock | $(BIN)/python
 # Then the project itself, without them, editable: installing it compiles the hot modules with mypyc
 # in place (setup.py, webhook/native.py; about 20 s more than without), again whenever one of them
 # changes. Where that cannot be done (no C compiler, a mypyc error) it installs the pure-Python
-# package, which runs the same code at about 70 % of the throughput; the line printed after says which.
+# package, which runs the same code more slowly (docs/performance.md); the line printed after says which.
 COMPILED_SOURCES := $(shell $(PYTHON) -c 'import runpy; print(*runpy.run_path("webhook/native.py")["compiled_source_files"]())')
 $(VENV)/.installed-run: setup.py webhook/native.py $(COMPILED_SOURCES) | $(VENV)/.installed-deps
 	$(BIN)/python -m pip install --quiet --no-deps -e .

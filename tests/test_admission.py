@@ -12,8 +12,8 @@ from webhook import review
 from webhook.admission import Judge, UnreadableReview, default_judge, parse_review
 from webhook.admission.verdicts import tidy_warnings
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds
+from webhook.release import KUBERNETES_1_30
 from webhook.rules.kinds import GroupVersionKind
-from webhook.rules.release import KUBERNETES_1_30
 from webhook.settings import Enforcement, PolicySettings, UnknownKindPolicy
 
 CLAIM = GroupVersionKind("resource.k8s.io", "v1alpha2", "ResourceClaim")

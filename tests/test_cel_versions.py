@@ -13,7 +13,7 @@ import pytest
 from webhook import cel
 from webhook.cel import compile_selector, validate_device_selector
 from webhook.field import ROOT, ErrorType
-from webhook.rules.release import KUBERNETES_1_30, KUBERNETES_1_31, KUBERNETES_1_37, Release
+from webhook.release import KUBERNETES_1_30, KUBERNETES_1_31, KUBERNETES_1_37, Release
 
 PATH = (
     ROOT.child("spec", "devices", "requests").index(0).child("selectors").index(1).child("cel", "expression")

@@ -28,8 +28,8 @@ from webhook.eras import (
 )
 from webhook.field import ErrorList
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds
+from webhook.release import KUBERNETES_1_30, KUBERNETES_1_31, KUBERNETES_1_37
 from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.release import KUBERNETES_1_30, KUBERNETES_1_31, KUBERNETES_1_37
 from webhook.rules.v1alpha2 import kinds as v1alpha2_kinds
 
 

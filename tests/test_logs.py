@@ -19,8 +19,8 @@ from webhook.admission.decisions import MAX_CAUSE_MESSAGE_CHARS, MAX_LOGGED_CAUS
 from webhook.field import ROOT, invalid
 from webhook.logs import JsonFormatter, TextFormatter, configure_logging, resolve_log_format
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds
+from webhook.release import KUBERNETES_1_30
 from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.release import KUBERNETES_1_30
 from webhook.settings import Enforcement, LogFormat, PolicySettings, UnknownKindPolicy
 
 

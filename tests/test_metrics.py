@@ -35,8 +35,8 @@ from webhook.metrics import (
     verdict_label,
 )
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds
+from webhook.release import KUBERNETES_1_30
 from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.release import KUBERNETES_1_30
 from webhook.server import app as server_app
 from webhook.server import create_app
 from webhook.server.state import METRICS_KEY, TRAFFIC_KEY

@@ -34,8 +34,8 @@ from webhook.metrics import Metrics
 from webhook.offline.manifest_judge import ManifestJudge, ValidateOptions
 from webhook.offline.review_judge import ReviewJudge
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds, api_version_of
+from webhook.release import KUBERNETES_1_30, RELEASES, Release
 from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.release import KUBERNETES_1_30, RELEASES, Release
 from webhook.rules.v1alpha2 import kinds as v1alpha2_kinds
 from webhook.rules.v1alpha2.resourceclaim import RESOURCE_CLAIM
 from webhook.schemas import SchemaError, StructuralChecker, default_schema_directory
@@ -146,7 +146,6 @@ def test_the_rules_package_and_a_version_package_import_no_rule_module() -> None
     assert json.loads(loaded) == [
         "webhook.rules",
         "webhook.rules.kinds",
-        "webhook.rules.release",
         "webhook.rules.v1alpha2",
     ]
 

@@ -1,4 +1,4 @@
-"""`dra-webhook validate` as a CI relies on it (issue 22): nothing skipped in silence, strict like
+"""`dra-webhook validate` as a CI relies on it: nothing skipped in silence, strict like
 kubectl, what the API server fills in, the server's policy, and a repository pointed at as a whole.
 
 Kinds the webhook does not judge are picked from the registry as it is (`unjudged_kind`), so that these

@@ -70,7 +70,7 @@ from webhook.celgo.decls import (
 )
 from webhook.celgo.types import BOOL
 from webhook.field import ErrorList, ErrorType, FieldError, FieldPath, forbidden, internal, invalid, required
-from webhook.rules.release import KUBERNETES_1_31, KUBERNETES_1_37, Release
+from webhook.release import KUBERNETES_1_31, KUBERNETES_1_37, Release
 
 # Compiled selectors kept: a ResourceClaimParameters object carries a handful; 4096 covers the
 # working set of a large cluster.

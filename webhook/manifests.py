@@ -386,8 +386,8 @@ def _webhook_container(image: str) -> Manifest:
         },
         # Serve on while the endpoint leaves the Service; SIGTERM comes after this pause.
         "lifecycle": {"preStop": {"exec": {"command": ["sleep", "5"]}}},
-        # Measured (docs/performance.md): ~220 MiB resident for a supervisor and two workers, ~0.5 ms
-        # of CPU per review; the CPU limit is one core per single-threaded worker.
+        # Sized from the memory and CPU per review measured in docs/performance.md ("Sizing a pod");
+        # the CPU limit is one core per single-threaded worker.
         "resources": {
             "requests": {"cpu": "100m", "memory": "224Mi"},
             "limits": {"cpu": str(WORKERS_PER_POD), "memory": "384Mi"},

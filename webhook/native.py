@@ -2,8 +2,8 @@
 
 The structural check, the field errors and every rule (`COMPILED_SOURCES`) are compiled by mypyc
 when the project is installed (`setup.py`): the same code, type-checked by `mypy --strict`, runs as
-a C extension at about 45 % fewer instructions per review. The build is a cache of the sources, and this
-module makes sure a stale cache is never used:
+a C extension with far fewer instructions per review (docs/performance.md has the figures). The
+build is a cache of the sources, and this module makes sure a stale cache is never used:
 
 * the build writes `BUILD_RECORD` next to the extensions: the sha256 of every source it compiled;
 * on `import webhook`, `choose_build()` compares it with the sources. If they all match, the
@@ -12,7 +12,7 @@ module makes sure a stale cache is never used:
   imports all of them from their sources instead: all or none, because compiled modules call one
   another directly inside one shared library.
 
-So an edited rule takes effect at once (in pure Python, about 30 % slower, with a warning saying
+So an edited rule takes effect at once (in pure Python, slower, with a warning saying
 how to rebuild: `make compile`), and a machine without a C compiler runs the same sources.
 
 This file is read by `setup.py` before the package can be imported: only the standard library here.
@@ -45,6 +45,7 @@ COMPILED_SOURCES: Final = (
     "webhook/schema_nodes.py",
     "webhook/schema_compiler.py",
     "webhook/quantity.py",
+    "webhook/release.py",
     "webhook/rules/*.py",
     "webhook/rules/*/*.py",
 )

@@ -20,9 +20,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from webhook.release import KUBERNETES_1_37, Release
 from webhook.rules import v1, v1alpha2, v1alpha3, v1beta1, v1beta2
 from webhook.rules.kinds import GroupVersionKind, KindRules
-from webhook.rules.release import KUBERNETES_1_37, Release
 from webhook.rules.v1 import kinds as v1_kinds
 from webhook.rules.v1alpha2 import kinds as v1alpha2_kinds
 from webhook.rules.v1alpha3 import kinds as v1alpha3_kinds

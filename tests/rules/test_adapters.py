@@ -18,9 +18,9 @@ from webhook.admission import Judge, log_decision, parse_review
 from webhook.field import ROOT, ErrorList, ErrorType, FieldError, invalid, required, too_many
 from webhook.offline.manifest_judge import ManifestJudge, ValidateOptions
 from webhook.registry import KindRegistry, ServedKinds
+from webhook.release import KUBERNETES_1_37
 from webhook.rules.adapters import converted_kind, same_errors
 from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.rules.release import KUBERNETES_1_37
 from webhook.rules.v1beta1 import conversion as v1beta1_conversion
 from webhook.rules.v1beta1 import paths as v1beta1_paths
 from webhook.rules.v1beta1 import resource_v1beta1

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from webhook.release import KUBERNETES_1_37
 from webhook.rules.meta import validate_common_update_fields
 from webhook.rules.names import is_dns1123_label, is_dns1123_label_content, path_segment_name
-from webhook.rules.release import KUBERNETES_1_37
 
 OLD: dict[str, Any] = {"name": "foo", "resourceVersion": "1"}
 

@@ -18,7 +18,7 @@ from webhook.admission.envelope import AdmissionRequest
 from webhook.admission.verdicts import Verdict
 from webhook.field import FieldError
 from webhook.logs import log_with_fields
-from webhook.rules.release import Release
+from webhook.release import Release
 
 DECISION_LOGGER: Final = "webhook.decision"
 # A denial may carry hundreds of causes, each echoing a bad value: the log keeps enough to act on.

@@ -21,9 +21,9 @@ from webhook.admission.envelope import AdmissionRequest, parse_review, review_re
 from webhook.admission.verdicts import Verdict, allowed, denied, denied_invalid, errored, tidy_warnings
 from webhook.field import ErrorList, FieldError
 from webhook.registry import REGISTRY, KindRegistry, api_version_of
+from webhook.release import Release
 from webhook.rules.kinds import GroupVersionKind, KindRules
 from webhook.rules.policy import NamespacePolicy, check_namespace_policy
-from webhook.rules.release import Release
 from webhook.schemas import SchemaError, StructuralChecker, not_an_object
 from webhook.settings import Enforcement, PolicySettings, UnknownKindPolicy
 

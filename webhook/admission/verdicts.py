@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from webhook.field import FieldError, invalid_message
-from webhook.rules.release import Release
+from webhook.release import Release
 from webhook.rules.v1alpha2 import GROUP
 
 DRA_GROUP: Final = GROUP

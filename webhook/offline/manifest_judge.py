@@ -37,8 +37,8 @@ from webhook.offline.inputs import display_name, no_stdin, read_documents, read_
 from webhook.offline.objects import ManifestObject, NotAnObject, objects_of
 from webhook.offline.old_objects import OldObjects
 from webhook.offline.releases import release_verdict
+from webhook.release import Release
 from webhook.rules.kinds import GroupVersionKind, KindRules
-from webhook.rules.release import Release
 from webhook.rules.values import mapping, text
 from webhook.served import GROUP, no_kind_match, served_kind, what_is_served
 from webhook.settings import PolicySettings

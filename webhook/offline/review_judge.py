@@ -16,7 +16,7 @@ from webhook.offline.expectations import Expectation
 from webhook.offline.inputs import display_name, no_stdin, read_documents, read_input
 from webhook.offline.suites import is_suite, suite_tests
 from webhook.registry import api_version_of
-from webhook.rules.release import Release
+from webhook.release import Release
 from webhook.settings import PolicySettings
 
 

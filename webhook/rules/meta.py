@@ -38,6 +38,7 @@ from webhook.field import (
     required,
 )
 from webhook.gotime import ZERO_TIME, GoTime, parse_rfc3339
+from webhook.release import KUBERNETES_1_30, Release
 from webhook.rules.kinds import CreateValidator, Obj, UpdateValidator
 from webhook.rules.names import (
     byte_length,
@@ -51,7 +52,6 @@ from webhook.rules.names import (
     path_segment_name,
     release_too_long,
 )
-from webhook.rules.release import KUBERNETES_1_30, Release
 from webhook.rules.values import integer, mapping, sequence, string_map, text
 
 __all__ = [

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from webhook.field import ErrorList, FieldError, FieldPath, invalid, required, too_long, too_long_bytes
-from webhook.rules.release import KUBERNETES_1_30, Release
+from webhook.release import KUBERNETES_1_30, Release
 
 DNS1123_LABEL_MAX_LENGTH: Final = 63
 DNS1123_SUBDOMAIN_MAX_LENGTH: Final = 253

@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from webhook.field import ErrorList, FieldPath, forbidden, invalid, required
+from webhook.release import KUBERNETES_1_30, Release
 from webhook.rules.names import (
     is_dns1123_subdomain,
     is_qualified_name,
     is_valid_dns1123_subdomain,
     is_valid_label_value,
 )
-from webhook.rules.release import KUBERNETES_1_30, Release
 from webhook.rules.values import mapping, sequence, text
 
 __all__ = [

@@ -4,10 +4,10 @@ unchanged 1.30 answers."""
 from __future__ import annotations
 
 from webhook.field import ROOT
+from webhook.release import KUBERNETES_1_30, KUBERNETES_1_37
 from webhook.rules import meta
 from webhook.rules.names import is_qualified_name, is_valid_label_value, validate_csi_driver_name
 from webhook.rules.nodeselector import validate_node_selector
-from webhook.rules.release import KUBERNETES_1_30, KUBERNETES_1_37
 
 
 def test_label_checks_count_bytes_from_1_35() -> None:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from webhook.registry import REGISTRY
+from webhook.release import KUBERNETES_1_31, KUBERNETES_1_37
 from webhook.rules.kinds import GroupVersionKind
-from webhook.rules.release import KUBERNETES_1_31, KUBERNETES_1_37
 from webhook.rules.v1 import devicetaintrule as v1_devicetaintrule
 from webhook.rules.v1alpha3 import kinds
 from webhook.rules.v1alpha3.devicetaintrule import DEVICE_TAINT_RULE

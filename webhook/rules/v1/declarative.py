@@ -30,6 +30,7 @@ from webhook.field import (
     too_many_items,
     with_origin,
 )
+from webhook.release import KUBERNETES_1_37
 from webhook.rules.names import (
     DNS1123_SUBDOMAIN_MAX_LENGTH,
     byte_length,
@@ -39,7 +40,6 @@ from webhook.rules.names import (
     is_valid_dns1123_subdomain,
     max_len_msg,
 )
-from webhook.rules.release import KUBERNETES_1_37
 
 T = TypeVar("T")
 

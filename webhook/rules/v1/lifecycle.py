@@ -37,8 +37,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from webhook.field import ErrorList, ErrorType, FieldError, Stability
+from webhook.release import KUBERNETES_1_37
 from webhook.rules import meta
-from webhook.rules.release import KUBERNETES_1_37
 
 # Rewrites a declarative error's field before it is compared (`field.NormalizationRule`): the
 # v1beta1 shape reports request fields without `exactly`. Identity for v1.

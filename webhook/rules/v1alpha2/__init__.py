@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from webhook.release import KUBERNETES_1_30
 from webhook.rules.kinds import GroupVersionKind
-from webhook.rules.release import KUBERNETES_1_30
 
 GROUP: Final = "resource.k8s.io"
 VERSION: Final = "v1alpha2"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from webhook.release import KUBERNETES_1_31
 from webhook.rules.kinds import GroupVersionKind
-from webhook.rules.release import KUBERNETES_1_31
 
 GROUP: Final = "resource.k8s.io"
 VERSION: Final = "v1alpha3"

@@ -28,10 +28,10 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from webhook.field import ROOT, ErrorList, FieldPath, invalid
+from webhook.release import KUBERNETES_1_37
 from webhook.rules import equality, meta
 from webhook.rules.equality import semantic_equal
 from webhook.rules.kinds import KindRules, Obj
-from webhook.rules.release import KUBERNETES_1_37
 from webhook.rules.v1 import gojson
 from webhook.rules.v1.allocation import validate_conditions
 from webhook.rules.v1.declarative import (

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from webhook.release import KUBERNETES_1_37
 from webhook.rules.kinds import GroupVersionKind
-from webhook.rules.release import KUBERNETES_1_37
 
 GROUP: Final = "resource.k8s.io"
 VERSION: Final = "v1beta1"
