@@ -1,141 +1,123 @@
-"""Flags whose default is their `DRA_WEBHOOK_*` environment variable, the argument types that check
-their values, and the policy flags that serve, review and validate share."""
+"""The settings declared in webhook/settings.py as argparse flags: each `Flag` becomes an option
+whose default is its `DRA_WEBHOOK_*` environment variable, and the parsed options become `Settings`.
+
+Nothing here names a setting: a new field of `Settings` with a `Flag` in its metadata is a new flag
+of serve and a new environment variable (and, when the flag is `offline`, of review and validate).
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from webhook.cli.command import EXIT_UNREADABLE
-from webhook.settings import ListenAddress, PolicySettings, UnknownKindPolicy, env_name
+from webhook.settings import PolicySettings, Settings
+from webhook.settings_flags import DeclaredSetting, Flag, FlagGroup, build_settings, declared_settings
+
+# The flags of serve: every declared setting.
+SERVE: Final = declared_settings(Settings)
+# The flags of review and validate: the policy switches, so that an offline judgement is the server's.
+OFFLINE: Final = tuple(setting for setting in SERVE if setting.flag.offline)
 
 _TRUE_WORDS: Final = ("1", "true", "yes", "on")
 _FALSE_WORDS: Final = ("", "0", "false", "no", "off")
 
 
-def env_option(parser: Any, flag: str, default: str | None, help: str, **options: Any) -> None:
-    """A flag whose default is its environment variable, else `default`. Both are strings that argparse
-    converts and checks with `type` (a bad environment value is a usage error, as a bad flag is)."""
-    env = env_name(flag)
-    parser.add_argument(flag, default=os.environ.get(env) or default, help=f"{help} [{env}]", **options)
+def add_setting_flags(parser: Any, settings: Sequence[DeclaredSetting], *, grouped: bool) -> None:
+    """The flags of `settings`, under the headings of their groups when `grouped`. A switch's
+    environment variable that is neither true nor false stops the command here, as a usage error."""
+    groups: dict[FlagGroup, Any] = {}
+    for setting in settings:
+        group = setting.flag.group
+        if grouped and group not in groups:
+            groups[group] = parser.add_argument_group(group.title, group.description)
+        target = groups[group] if grouped else parser
+        if setting.flag.is_switch:
+            _add_switch(target, setting.flag)
+        else:
+            _add_option(target, setting)
 
 
-def env_switch(parser: Any, flag: str, help: str) -> None:
+def _add_option(parser: Any, setting: DeclaredSetting) -> None:
+    """A flag whose default is its environment variable, else the setting's default. Both are text that
+    argparse reads with the flag's `read` (a bad environment value is a usage error, as a bad flag is)."""
+    flag = setting.flag
+    parser.add_argument(
+        flag.name,
+        dest=_dest(flag),
+        default=os.environ.get(flag.env) or setting.default_text(),
+        help=f"{flag.help} [{flag.env}]",
+        type=_argument_type(flag),
+        # argparse's own `choices` would be checked against the value read, not against the text.
+        metavar=f"{{{','.join(flag.choices)}}}" if flag.choices else flag.metavar,
+    )
+
+
+def _add_switch(parser: Any, flag: Flag) -> None:
     """An on/off flag; its environment variable takes 1/true/yes/on or 0/false/no/off."""
-    env = env_name(flag)
-    raw = os.environ.get(env, "")
+    raw = os.environ.get(flag.env, "")
     if raw.lower() not in (*_TRUE_WORDS, *_FALSE_WORDS):
-        print(f"dra-webhook: {env}={raw!r}: expected true or false", file=sys.stderr)
+        print(f"dra-webhook: {flag.env}={raw!r}: expected true or false", file=sys.stderr)
         raise SystemExit(EXIT_UNREADABLE)  # the status of a usage error
-    parser.add_argument(flag, action="store_true", default=raw.lower() in _TRUE_WORDS, help=f"{help} [{env}]")
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be at least 1")
-    return value
-
-
-def port(text: str) -> int:
-    value = positive_int(text)
-    if value > 65535:
-        raise argparse.ArgumentTypeError(f"{text!r}: a port is at most 65535")
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r}: must be zero or more")
-    return value
-
-
-def positive_float(text: str) -> float:
-    value = non_negative_float(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be more than zero")
-    return value
-
-
-def listen_address(text: str) -> ListenAddress:
-    try:
-        return ListenAddress.parse(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def one_of(*choices: str) -> Callable[[str], str]:
-    """A `type` that checks a value against `choices` (argparse checks `choices` only on the command
-    line, not on a default taken from the environment)."""
-
-    def choice(text: str) -> str:
-        if text.lower() not in choices:
-            raise argparse.ArgumentTypeError(f"{text!r}: choose from {', '.join(choices)}")
-        return text.lower()
-
-    return choice
-
-
-# --- the policy flags -------------------------------------------------------------------------------
-
-
-def add_policy_flags(parser: Any) -> None:
-    """The policy switches: flags of serve, review and validate (same judgement everywhere)."""
-    kinds = [policy.value for policy in UnknownKindPolicy]
-    env_option(
-        parser,
-        "--unknown-kind",
-        UnknownKindPolicy.ALLOW.value,
-        "answer for kinds this webhook does not validate: allow (with a warning) or deny",
-        type=one_of(*kinds),
-        choices=kinds,
-    )
-    env_switch(
-        parser,
-        "--no-namespace-rules",
-        "turn off the webhook's own namespace rules for parametersRef (README.md, What it checks)",
-    )
-    env_option(
-        parser,
-        "--config",
-        None,
-        "YAML file of policy switches (unknownKind, namespaceRules, enforcement per kind); what it sets "
-        "overrides the flags; serve re-reads it when it changes and keeps the old one if it is broken",
-        type=Path,
-        metavar="FILE",
+    parser.add_argument(
+        flag.name,
+        dest=_dest(flag),
+        action="store_true",
+        default=raw.lower() in _TRUE_WORDS,
+        help=f"{flag.help} [{flag.env}]",
     )
 
 
-def flag_policy(args: argparse.Namespace) -> PolicySettings:
-    """The policy the flags (and their environment variables) say, without the --config file."""
-    return PolicySettings(
-        namespace_rules=not args.no_namespace_rules,
-        unknown_kind=UnknownKindPolicy(args.unknown_kind),
-    )
+def _argument_type(flag: Flag) -> Callable[[str], Any]:
+    """The flag's `read` as an argparse `type`: its ValueError becomes argparse's message."""
+
+    def argument(text: str) -> Any:
+        try:
+            return flag.read(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    return argument
+
+
+def _dest(flag: Flag) -> str:
+    """The attribute of the parsed arguments that holds the flag (argparse's own name for it)."""
+    return flag.name.lstrip("-").replace("-", "_")
+
+
+def settings_from(args: argparse.Namespace, settings: Sequence[DeclaredSetting] = SERVE) -> Settings:
+    """The `Settings` the parsed flags of `settings` say; the settings not among them keep their
+    defaults."""
+    return build_settings(Settings, flag_values(args, settings))
+
+
+def flag_values(args: argparse.Namespace, settings: Sequence[DeclaredSetting]) -> dict[str, Any]:
+    """The values the parsed flags of `settings` give them, by their paths (``limits.max_connections``).
+    A switch not given leaves its setting at the default."""
+    values = {}
+    for setting in settings:
+        given = getattr(args, _dest(setting.flag))
+        if setting.flag.is_switch:
+            values[setting.path] = setting.flag.when_given if given else setting.default
+        else:
+            values[setting.path] = given
+    return values
 
 
 def policy_from(args: argparse.Namespace) -> PolicySettings:
     """The policy of the flags with the --config file applied (for the offline commands; serve
     applies and watches the file itself)."""
-    policy = flag_policy(args)
-    if args.config is None:
-        return policy
+    flags = settings_from(args, OFFLINE)
+    if flags.config_file is None:
+        return flags.policy
     from webhook.config import ConfigError, load_config
     from webhook.registry import REGISTRY
 
     try:
-        return load_config(args.config, base=policy, known_kinds=set(REGISTRY))
+        return load_config(flags.config_file, base=flags.policy, known_kinds=set(REGISTRY))
     except ConfigError as error:
         print(f"dra-webhook: {error}", file=sys.stderr)
         raise SystemExit(EXIT_UNREADABLE) from None

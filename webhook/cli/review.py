@@ -7,7 +7,7 @@ import functools
 import sys
 from typing import Any
 
-from webhook.cli.flags import add_policy_flags, policy_from
+from webhook.cli.flags import OFFLINE, add_setting_flags, policy_from
 from webhook.cli.terminal import (
     add_color_flag,
     add_offline_run_flags,
@@ -53,7 +53,7 @@ def add(subcommands: Any) -> None:
     review.add_argument("--compact", action="store_true", help="one answer per line instead of indented JSON")
     add_offline_run_flags(review)
     add_color_flag(review)
-    add_policy_flags(review)
+    add_setting_flags(review, OFFLINE, grouped=False)
     review.set_defaults(run=run)
 
 

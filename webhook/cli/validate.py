@@ -7,7 +7,7 @@ import functools
 import sys
 from typing import Any
 
-from webhook.cli.flags import add_policy_flags, policy_from
+from webhook.cli.flags import OFFLINE, add_setting_flags, policy_from
 from webhook.cli.terminal import (
     add_color_flag,
     add_offline_run_flags,
@@ -116,7 +116,7 @@ def add(subcommands: Any) -> None:
     )
     add_offline_run_flags(validate)
     add_color_flag(validate)
-    add_policy_flags(validate)
+    add_setting_flags(validate, OFFLINE, grouped=False)
     validate.set_defaults(run=run)
 
 
