@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import ssl
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -22,7 +21,7 @@ from webhook.config import ConfigError, ConfigWatcher, parse_config
 from webhook.rules.kinds import GroupVersionKind
 from webhook.server import WebhookServer
 from webhook.server.state import METRICS_KEY
-from webhook.settings import Enforcement, ListenAddress, PolicySettings, Settings, UnknownKindPolicy, env_name
+from webhook.settings import Enforcement, PolicySettings, Settings, UnknownKindPolicy
 
 # Two kinds, one of them served in two apiVersions.
 KINDS = frozenset(
@@ -362,140 +361,3 @@ def test_review_with_a_broken_configuration_file_exits_2(
         capsys.readouterr().err
         == f"dra-webhook: {config}: enforcement.default must be deny or warn, not 'block'\n"
     )
-
-
-# --- flags and their environment variables ----------------------------------------------------------
-
-
-def serve_args(*argv: str) -> Any:
-    from webhook.cli import build_parser
-
-    return build_parser().parse_args(["serve", *argv])
-
-
-def test_every_serve_flag_names_its_environment_variable_in_the_help() -> None:
-    from webhook.cli import build_parser
-
-    parser = build_parser()
-    serve = next(
-        choice
-        for action in parser._subparsers._group_actions  # type: ignore[union-attr]
-        for name, choice in action.choices.items()  # type: ignore[union-attr]
-        if name == "serve"
-    )
-    flags = [action for action in serve._actions if action.option_strings and action.dest != "help"]
-    assert len(flags) >= 18
-    for action in flags:
-        flag = action.option_strings[-1]
-        assert action.help is not None and f"[{env_name(flag)}]" in action.help, flag
-
-
-def test_environment_variables_set_the_serve_flags(monkeypatch: pytest.MonkeyPatch) -> None:
-    environment = {
-        "DRA_WEBHOOK_HOST": "0.0.0.0",
-        "DRA_WEBHOOK_PORT": "9443",
-        "DRA_WEBHOOK_WORKERS": "3",
-        "DRA_WEBHOOK_METRICS_ADDRESS": ":9090",
-        "DRA_WEBHOOK_CERT_DIR": "/etc/webhook/certs",
-        "DRA_WEBHOOK_CLIENT_CA": "/etc/webhook/client-ca.crt",
-        "DRA_WEBHOOK_NO_GENERATE_CERTS": "true",
-        "DRA_WEBHOOK_CERT_RELOAD_INTERVAL": "30",
-        "DRA_WEBHOOK_GRACE_PERIOD": "2.5",
-        "DRA_WEBHOOK_SHUTDOWN_DELAY": "5",
-        "DRA_WEBHOOK_LOG_LEVEL": "WARNING",
-        "DRA_WEBHOOK_LOG_FORMAT": "text",
-        "DRA_WEBHOOK_ACCESS_LOG": "on",
-        "DRA_WEBHOOK_UNKNOWN_KIND": "deny",
-        "DRA_WEBHOOK_NO_NAMESPACE_RULES": "1",
-        "DRA_WEBHOOK_CONFIG": "/etc/webhook/config.yaml",
-        "DRA_WEBHOOK_CONFIG_RELOAD_INTERVAL": "10",
-        "DRA_WEBHOOK_MAX_BODY_BYTES": "1048576",
-    }
-    for name, value in environment.items():
-        monkeypatch.setenv(name, value)
-    args = serve_args()
-    assert (args.host, args.port, args.workers) == ("0.0.0.0", 9443, 3)
-    assert args.metrics_address == ListenAddress("0.0.0.0", 9090)
-    assert (args.cert_dir, args.client_ca, args.no_generate_certs) == (
-        Path("/etc/webhook/certs"),
-        Path("/etc/webhook/client-ca.crt"),
-        True,
-    )
-    assert (args.cert_reload_interval, args.grace_period, args.shutdown_delay) == (30.0, 2.5, 5.0)
-    assert (args.log_level, args.log_format, args.access_log) == ("warning", "text", True)
-    assert (args.unknown_kind, args.no_namespace_rules) == ("deny", True)
-    assert (args.config, args.config_reload_interval, args.max_body_bytes) == (
-        Path("/etc/webhook/config.yaml"),
-        10.0,
-        1048576,
-    )
-    # A flag on the command line wins over its variable.
-    assert serve_args("--workers", "1", "--port", "8443").workers == 1
-
-
-def test_the_client_limits_come_from_flags_or_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from webhook.settings import ConnectionLimits
-
-    defaults = serve_args()
-    assert (
-        defaults.header_timeout,
-        defaults.body_timeout,
-        defaults.idle_timeout,
-        defaults.write_timeout,
-        defaults.max_connections,
-    ) == (
-        ConnectionLimits().header_timeout_seconds,
-        ConnectionLimits().body_timeout_seconds,
-        ConnectionLimits().idle_timeout_seconds,
-        ConnectionLimits().write_timeout_seconds,
-        ConnectionLimits().max_connections,
-    )
-    monkeypatch.setenv("DRA_WEBHOOK_HEADER_TIMEOUT", "3")
-    monkeypatch.setenv("DRA_WEBHOOK_MAX_CONNECTIONS", "50")
-    args = serve_args("--body-timeout", "4", "--idle-timeout", "95", "--write-timeout", "6")
-    assert (args.header_timeout, args.body_timeout, args.idle_timeout, args.write_timeout) == (
-        3.0,
-        4.0,
-        95.0,
-        6.0,
-    )
-    assert args.max_connections == 50
-
-
-def test_the_defaults_without_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    from webhook.settings import available_cpus
-
-    for name in list(os.environ):
-        if name.startswith("DRA_WEBHOOK_"):
-            monkeypatch.delenv(name)
-    args = serve_args()
-    assert args.workers == available_cpus()
-    assert (args.metrics_address, args.config, args.access_log, args.log_format) == (
-        None,
-        None,
-        False,
-        "auto",
-    )
-    assert (args.grace_period, args.shutdown_delay) == (10.0, 0.0)
-
-
-@pytest.mark.parametrize(
-    ("name", "value", "message"),
-    [
-        ("DRA_WEBHOOK_PORT", "https", "argument --port: 'https' is not a whole number"),
-        ("DRA_WEBHOOK_WORKERS", "0", "argument --workers: '0': must be at least 1"),
-        ("DRA_WEBHOOK_GRACE_PERIOD", "-1", "argument --grace-period: '-1': must be zero or more"),
-        ("DRA_WEBHOOK_METRICS_ADDRESS", "9090", "argument --metrics-address: '9090' is not HOST:PORT"),
-        ("DRA_WEBHOOK_LOG_FORMAT", "xml", "argument --log-format: 'xml': choose from auto, json, text"),
-        ("DRA_WEBHOOK_UNKNOWN_KIND", "maybe", "argument --unknown-kind: 'maybe': choose from allow, deny"),
-        ("DRA_WEBHOOK_ACCESS_LOG", "maybe", "DRA_WEBHOOK_ACCESS_LOG='maybe': expected true or false"),
-    ],
-)
-def test_a_bad_environment_value_is_a_usage_error(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, value: str, message: str
-) -> None:
-    monkeypatch.setenv(name, value)
-    with pytest.raises(SystemExit) as exited:
-        serve_args()
-    assert exited.value.code == 2
-    assert message in capsys.readouterr().err
