@@ -79,6 +79,13 @@ class GuardedServer:
         finally:
             _kill_group(self.process)
 
+    async def stopped(self, timeout: float = 30.0) -> int:
+        """`stop` from a test's event loop, which keeps running meanwhile. A connection the test
+        aborted is only closed on the loop's next turn (asyncio closes the socket in a callback):
+        with the loop blocked in `stop`, the server would see it open and idle, close it gracefully,
+        wait in vain for the client's side of the TLS close, and drain for the whole grace period."""
+        return await asyncio.to_thread(self.stop, timeout)
+
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):

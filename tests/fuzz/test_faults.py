@@ -146,7 +146,7 @@ async def test_a_broken_certificate_on_disk_never_stops_the_serving(
         await review_over(server.port, tls, "new-connection")
         assert served_serial(server.port, cert_dir / "ca.crt") == serial  # still the pair in memory
         assert await readiness(server.port, tls) == 200
-        assert server.stop() == 0
+        assert await server.stopped() == 0
 
 
 async def test_a_good_pair_written_after_a_broken_one_is_served(tmp_path: Path, cert_dir: Path) -> None:
@@ -168,7 +168,7 @@ async def test_a_good_pair_written_after_a_broken_one_is_served(tmp_path: Path, 
             what="the new pair to be served",
         )
         await review_over(server.port, server.client_tls(), "after-the-rotation")
-        assert server.stop() == 0
+        assert await server.stopped() == 0
 
 
 # --- the disk full ----------------------------------------------------------------------------------
@@ -269,7 +269,7 @@ async def test_a_server_whose_log_stream_is_dev_full_serves_and_stops(tmp_path: 
         status, _, answer = await read_response(reader)
         close_quietly(writer)
         assert status == 200 and orjson.loads(answer)["response"]["allowed"] is False
-        assert server.stop() == 0
+        assert await server.stopped() == 0
 
 
 # --- a worker killed mid-request --------------------------------------------------------------------
@@ -361,7 +361,7 @@ async def test_a_worker_killed_mid_request_fails_only_its_own_requests(
         wait_for(lambda: len(worker_pids(server)) == 3, timeout=30, what="a replacement worker")
         for i in range(10):
             await review_over(server.port, tls, f"after-{i}")
-        assert server.stop() == 0
+        assert await server.stopped() == 0
 
 
 # --- SIGTERM while abusers hold connections ---------------------------------------------------------

@@ -246,7 +246,7 @@ async def test_when_every_connection_is_busy_a_new_one_is_refused(tmp_path: Path
             close_quietly(busy_writer)
         close_quietly(writer)
         await answered(server, tls, uid="after-the-busy-ones")
-        assert server.stop() == 0
+        assert await server.stopped() == 0
 
 
 async def test_a_steady_client_keeps_its_answers_while_every_abuse_runs(
