@@ -427,12 +427,14 @@ def _without_shortcuts(slow: StructuralChecker) -> StructuralChecker:
         node.settled = type(None)
         if isinstance(node, schema_nodes.Struct):
             node.settled_types = dict.fromkeys(node.fields, type(None))
+            node.int64_fields = frozenset()
             for child in node.fields.values():
                 visit(child)
         elif isinstance(node, schema_nodes.Array):
             node.struct_items = None
             visit(node.items)
         elif isinstance(node, schema_nodes.Map):
+            node.struct_values = None
             visit(node.values)
 
     for root in slow._roots.values():
@@ -1846,3 +1848,55 @@ def test_the_usual_device_attributes_are_found_valid_at_once(
     attribute: dict[str, Any], valid_at_once: bool
 ) -> None:
     assert slicedevices._is_valid_scalar_attribute(attribute) is valid_at_once
+
+
+# --- the structural check of a slice's attributes and capacities: maps of structs, int64s, quantities ------
+
+_SLICE_GVK = GroupVersionKind("resource.k8s.io", "v1", "ResourceSlice")
+_SLICE = next(obj for gvk, obj in OBJECTS if gvk == _SLICE_GVK)
+_ATTRIBUTE_REPLACEMENTS: st.SearchStrategy[Any] = st.one_of(
+    st.sampled_from(
+        [2**63 - 1, 2**63, -(2**63), -(2**63) - 1, 1.0, True, None, "7", [], {}, [1], "40Gi", "4O", " 1 "]
+    ),
+    st.integers(),
+)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 127),
+            st.sampled_from(["index", "minor", "productName", "driverVersion", "new"]),
+            st.sampled_from(["int", "string", "version", "bool", "ints", "unknown"]),
+            _ATTRIBUTE_REPLACEMENTS,
+        ),
+        max_size=3,
+    ),
+    st.lists(st.tuples(st.integers(0, 127), _ATTRIBUTE_REPLACEMENTS), max_size=2),
+)
+@settings(max_examples=300, deadline=None)
+def test_a_slices_attributes_and_capacities_check_as_without_shortcuts(
+    attribute_changes: list[tuple[int, str, str, Any]], capacity_changes: list[tuple[int, Any]]
+) -> None:
+    mutated = copy.deepcopy(_SLICE)
+    devices = mutated["spec"]["devices"]
+    for index, name, member, value in attribute_changes:
+        devices[index]["attributes"][name] = {member: value}
+    for index, value in capacity_changes:
+        devices[index]["capacity"]["memory"] = {"value": value}
+    for _ in range(2):  # the second time with the quantities the first found valid
+        for fast, slow in ((FAST, SLOW), (FAST_REQUIRED, SLOW_REQUIRED)):
+            found, expected = fast.check(_SLICE_GVK, mutated), slow.check(_SLICE_GVK, mutated)
+            assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
+            assert found.warnings == expected.warnings
+
+
+@pytest.mark.parametrize("value", ["40Gi", "1.5", "4O", "", " 1", "1e3", "1" * 65])
+def test_a_quantity_is_remembered_only_when_it_parses(value: str) -> None:
+    from webhook.quantity import quantity_error
+
+    for _ in range(2):
+        findings = schema_nodes.Findings(False)
+        schema_nodes._check_quantity(value, None, findings)
+        assert [e.detail for e in findings.errors] == [m for m in [quantity_error(value)] if m is not None]
+    assert (value in schema_nodes._VALID_QUANTITIES) is (quantity_error(value) is None and len(value) <= 64)
