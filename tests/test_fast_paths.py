@@ -1850,6 +1850,276 @@ def test_the_usual_device_attributes_are_found_valid_at_once(
     assert slicedevices._is_valid_scalar_attribute(attribute) is valid_at_once
 
 
+# --- v1 ResourceSlice: a device's checks with and without their shortcuts ----------------------------------
+
+from webhook.rules.v1 import declarative, declared, resourceslice  # noqa: E402
+from webhook.rules.v1 import names as v1_names  # noqa: E402
+from webhook.rules.v1 import shapes as v1_shapes  # noqa: E402
+from webhook.rules.v1.devices import (  # noqa: E402
+    too_many,
+    truncate_if_too_long,
+    validate_binding_parameters,
+    validate_map,
+    validate_set,
+)
+from webhook.rules.v1.devices import validate_slice as validate_v1_slice  # noqa: E402
+from webhook.rules.v1.devicetaints import validate_device_taint  # noqa: E402
+from webhook.rules.v1.gojson import DEVICE_COUNTER_CONSUMPTION, go_encoded  # noqa: E402
+
+
+def reference_device(
+    device: dict[str, Any], old_device: dict[str, Any] | None, path: FieldPath, *, per_device: bool
+) -> ErrorList:
+    """`validateDevice` as a plain walk: every attribute's name and value checked (names without the
+    remembered valid ones), every part of the device looked at whether it is there or not."""
+    sd = slicedevices
+    errs = v1_names.validate_device_name(text(device.get("name")), path.child("name"))
+    attributes, capacities = mapping(device.get("attributes")), mapping(device.get("capacity"))
+    entries = len(attributes) + len(capacities)
+    if entries > sd.MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE:
+        limit = sd.MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE
+        errs.append(
+            invalid(path, entries, f"the total number of attributes and capacities must not exceed {limit}")
+        )
+    values = sum(sd.attribute_value_count(attribute) for attribute in attributes.values())
+    if values > sd.MAX_ATTRIBUTE_VALUES_PER_DEVICE:
+        limit = sd.MAX_ATTRIBUTE_VALUES_PER_DEVICE
+        errs.append(invalid(path, values, f"the total number of attribute values must not exceed {limit}"))
+    attributes_path = path.child("attributes")
+    for key, attribute in attributes.items():
+        errs += v1_names._validate_qualified_name(key, attributes_path)
+        key_path = attributes_path.key(truncate_if_too_long(key, sd.ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH))
+        errs += sd.validate_attribute(attribute, key_path)
+    if old_device is None or not semantic_equal(
+        device.get("capacity"), old_device.get("capacity"), v1_shapes.DEVICE_CAPACITIES
+    ):
+        multiple = device.get("allowMultipleAllocations") is True
+        errs += validate_map(
+            capacities,
+            -1,
+            sd.ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH,
+            v1_names._validate_qualified_name,
+            lambda capacity, at: sd._validate_capacity(capacity, at, multiple_allocations=multiple),
+            path.child("capacity"),
+        )
+    if old_device is None or not semantic_equal(
+        device.get("taints"), old_device.get("taints"), v1_shapes.DEVICE_TAINTS
+    ):
+        errs += validate_v1_slice(
+            sequence(device.get("taints")),
+            sd.DEVICE_TAINTS_MAX_LENGTH,
+            lambda taint, at: validate_device_taint(mapping(taint), None, at),
+            path.child("taints"),
+        )
+    errs += validate_set(
+        sequence(device.get("consumesCounters")),
+        sd.MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE,
+        sd._validate_counter_consumption,
+        lambda consumption: text(mapping(consumption).get("counterSet")),
+        path.child("consumesCounters"),
+        size_covered=True,
+        uniqueness_covered=True,
+    )
+    errs += sd._validate_device_node_selection(device, path, per_device)
+    errs += validate_binding_parameters(
+        device.get("bindingConditions"), device.get("bindingFailureConditions"), path
+    )
+    errs += sd._validate_node_allocatable_resources(
+        device.get("nodeAllocatableResources"), device.get("capacity"), path.child("nodeAllocatableResources")
+    )
+    return errs
+
+
+def reference_declared_device(device: Any, path: FieldPath) -> ErrorList:
+    """`Validate_Device` as a plain walk: every attribute's union worded and counted, every part looked at."""
+    fields = mapping(device)
+    errs: ErrorList = []
+    attributes_path = path.child("attributes")
+    for key, attribute in mapping(fields.get("attributes")).items():
+        members = mapping(attribute)
+        specified = [
+            member
+            for member in declared.ATTRIBUTE_MEMBERS
+            if (sequence(members.get(member)) if member.endswith("s") else members.get(member) is not None)
+        ]
+        errs += declarative.beta(
+            declarative.union(specified, declared.ATTRIBUTE_MEMBERS, attributes_path.key(key))
+        )
+    consumptions = sequence(fields.get("consumesCounters"))
+    if consumptions:
+        consumptions_path = path.child("consumesCounters")
+        over = declarative.beta(declarative.max_items(len(consumptions), 2, consumptions_path))
+        errs += over or declarative.beta(
+            declarative.unique(
+                consumptions,
+                lambda a, b: declared._counter_set_of(a) == declared._counter_set_of(b),
+                consumptions_path,
+                lambda item: go_encoded(item, DEVICE_COUNTER_CONSUMPTION),
+            )
+        )
+        if not over:
+            errs += declared._each(consumptions, None, consumptions_path, declared._counter_consumption)
+    errs += declared._each(
+        list(sequence(fields.get("taints"))), None, path.child("taints"), declared.device_taint
+    )
+    for name in ("bindingConditions", "bindingFailureConditions"):
+        errs += declarative.beta(declarative.max_items(len(sequence(fields.get(name))), 4, path.child(name)))
+    resources_path = path.child("nodeAllocatableResources")
+    for name, resource in mapping(fields.get("nodeAllocatableResources")).items():
+        resource_mapping = optional_mapping(mapping(resource).get("mapping"))
+        if resource_mapping is not None:
+            members_set = [
+                m for m in ("capacityKey", "deviceMultiplier") if resource_mapping.get(m) is not None
+            ]
+            errs += declarative.union(
+                members_set, ("capacityKey", "deviceMultiplier"), resources_path.key(name).child("mapping")
+            )
+    return errs
+
+
+_NAMES = st.sampled_from(
+    [
+        "type",
+        "productName",
+        "resource.kubernetes.io/pcieRoot",
+        "gpu.example.com/uuid",
+        "Example.COM/x",
+        "a" * 32,
+        "a" * 33,
+        "bad name",
+        "-x/y",
+        "/y",
+        "x/",
+        "x/y/z",
+        "é",
+        "d" * 64 + "/x",
+        "d" * 63 + "/x",
+    ]
+)
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from(
+        ["", "gpu", "x" * 64, "x" * 65, "é" * 16, "é" * 32, "é" * 33, "😀" * 16, "😀" * 17, "\ud800" * 22]
+    )
+)
+_VERSIONS = st.sampled_from(
+    ["1.2.3", "580.126.9", "01.2.3", "1.2", "v1.2.3", "1.2.3-rc.1+b.5", "1." * 40 + "1", "\u0661.2.3"]
+)
+_ATTRIBUTES = st.one_of(
+    st.builds(lambda v: {"string": v}, _SCALARS),
+    st.builds(lambda v: {"version": v}, _VERSIONS | _SCALARS),
+    st.builds(lambda v: {"int": v}, _SCALARS),
+    st.builds(lambda v: {"bool": v}, _SCALARS),
+    st.dictionaries(
+        st.sampled_from(
+            ["bool", "int", "string", "version", "bools", "ints", "strings", "versions", "other"]
+        ),
+        _SCALARS | _VERSIONS | st.lists(_SCALARS | _VERSIONS, max_size=3),
+        max_size=3,
+    ),
+    st.sampled_from([None, "text", [], {}]),
+)
+_CAPACITIES = st.dictionaries(
+    _NAMES,
+    st.one_of(
+        st.just({"value": "40Gi"}),
+        st.just({"value": "1", "requestPolicy": {"default": "1", "validValues": ["1", "2"]}}),
+        st.just({"value": "1", "requestPolicy": None}),
+        st.just({"value": "1", "requestPolicy": "text"}),
+        st.sampled_from([None, "text", {}]),
+    ),
+    max_size=3,
+)
+_DEVICES: st.SearchStrategy[dict[str, Any]] = st.fixed_dictionaries(
+    {"name": st.sampled_from(["gpu-0", "GPU-0", "a" * 63, "a" * 64, "", "a.b"])},
+    optional={
+        "attributes": st.dictionaries(_NAMES, _ATTRIBUTES, max_size=4)
+        | st.builds(
+            lambda n, a: {f"a{i}": copy.deepcopy(a) for i in range(n)}, st.integers(28, 50), _ATTRIBUTES
+        ),
+        "capacity": _CAPACITIES,
+        "allowMultipleAllocations": st.booleans(),
+        "taints": st.sampled_from([None, [], [{"key": "k", "effect": "NoSchedule"}], [{"key": "k"}]]),
+        "consumesCounters": st.sampled_from(
+            [None, [], [{"counterSet": "s", "counters": {"c": {"value": "1"}}}]]
+        ),
+        "bindingConditions": st.sampled_from([None, [], ["a"], ["a"] * 5, "text"]),
+        "bindingFailureConditions": st.sampled_from([None, [], ["b"], ["a"]]),
+        "nodeAllocatableResources": st.sampled_from(
+            [None, {}, {"cpu": {"mapping": {"capacityKey": "c", "deviceMultiplier": "2"}}}, {"x": {}}]
+        ),
+        "nodeName": st.sampled_from([None, "node-1"]),
+    },
+)
+
+
+@given(_DEVICES, st.booleans(), st.sampled_from(["none", "same", "other"]))
+@settings(max_examples=1500, deadline=None)
+def test_a_v1_device_reports_as_the_plain_walk_does(
+    device: dict[str, Any], per_device: bool, old: str
+) -> None:
+    path = ROOT.child("spec", "devices").index(3)
+    old_device = None if old == "none" else copy.deepcopy(device) if old == "same" else {"name": "gpu-0"}
+    expected = reference_device(device, old_device, path, per_device=per_device)
+    for _ in range(2):  # the second time with whatever the first remembered
+        assert slicedevices.validate_device(device, old_device, path, per_device=per_device) == expected
+    [usual] = slicedevices.usual_attribute_flags([device])
+    found = slicedevices.validate_device(
+        device, old_device, path, per_device=per_device, usual_attributes=usual
+    )
+    assert found == expected
+    expected = reference_declared_device(device, path)
+    for found in (
+        declared._device(device, None, path),
+        declared._device(device, None, path, usual_attributes=usual),
+    ):
+        assert [str(e) for e in found] == [str(e) for e in expected]
+        assert found == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["😀" * 16, "😀" * 17, "é" * 32, "é" * 33, "x" * 64, "x" * 65, "\ud800" * 21, "\ud800" * 22],
+)
+def test_a_string_attribute_is_short_enough_exactly_when_its_bytes_are(value: str) -> None:
+    assert slicedevices._is_short_string_value(value) is (len(value.encode("utf-8", "surrogatepass")) <= 64)
+
+
+@pytest.mark.parametrize(
+    "version", ["1.2.3", "01.2.3", "1.2.3-" + "a" * 58, "1.2.3-" + "a" * 59, "\u0661.2.3"]
+)
+def test_a_version_is_remembered_only_when_valid(version: str) -> None:
+    valid = not slicedevices._validate_version_value(version, ROOT)
+    for _ in range(2):
+        assert slicedevices.VALID_VERSIONS.holds(version) is valid
+    assert (version in slicedevices.VALID_VERSIONS) is valid
+
+
+@pytest.mark.parametrize("name", ["type", "resource.kubernetes.io/pcieRoot", "a" * 33, "x/y/z", "bad name"])
+def test_a_qualified_name_is_remembered_only_when_valid(name: str) -> None:
+    valid = not v1_names._validate_qualified_name(name, ROOT)
+    for _ in range(2):
+        assert v1_names.VALID_QUALIFIED_NAMES.holds(name) is valid
+    assert (name in v1_names.VALID_QUALIFIED_NAMES) is valid
+
+
+@pytest.mark.parametrize("devices", [64, 65, 128])
+@pytest.mark.parametrize("list_attribute_at", [None, 0, 63, 64])
+def test_the_device_limit_is_the_plain_walks(devices: int, list_attribute_at: int | None) -> None:
+    listed: list[dict[str, Any]] = [
+        {"name": f"d-{i}", "attributes": {"a": {"int": i}}} for i in range(devices)
+    ]
+    if list_attribute_at is not None and list_attribute_at < devices:
+        listed[list_attribute_at]["attributes"]["b"] = {"ints": [1]}
+    has_lists = any(isinstance(v, list) for d in listed for a in d["attributes"].values() for v in a.values())
+    limit = 64 if has_lists else 128
+    path = ROOT.child("spec", "devices")
+    found = resourceslice._validate_devices({"devices": listed}, None, path, None)
+    assert found == (too_many(devices, limit, path, covered=False) if devices > limit else [])
+
+
 # --- the structural check of a slice's attributes and capacities: maps of structs, int64s, quantities ------
 
 _SLICE_GVK = GroupVersionKind("resource.k8s.io", "v1", "ResourceSlice")
