@@ -54,6 +54,7 @@ from webhook.rules.v1.gojson import (
     RESOURCE_CLAIM_CONSUMER_REFERENCE,
     go_encoded,
 )
+from webhook.rules.v1.remembered import ValidValues
 from webhook.rules.values import mapping, optional_mapping, sequence, text
 
 ALLOCATION_MODES: Final = ("All", "ExactCount")
@@ -161,13 +162,15 @@ def validate_device_configuration(config: Any, old: Any, path: FieldPath) -> Err
     opaque = optional_mapping(mapping(config).get("opaque"))
     if opaque is None:
         return []
-    return validate_opaque_configuration(opaque, path.child("opaque"))
+    driver = text(opaque.get("driver"))
+    return [] if VALID_DRIVERS.holds(driver) else _driver(driver, path.child("opaque", "driver"))
 
 
 def validate_opaque_configuration(opaque: Mapping[str, Any], path: FieldPath) -> ErrorList:
     """`Validate_OpaqueDeviceConfiguration`: the driver is required, a caseless long name of at most
     63 characters."""
-    return _driver(text(opaque.get("driver")), path.child("driver"))
+    driver = text(opaque.get("driver"))
+    return [] if VALID_DRIVERS.holds(driver) else _driver(driver, path.child("driver"))
 
 
 def _driver(driver: str, path: FieldPath) -> ErrorList:
@@ -175,6 +178,16 @@ def _driver(driver: str, path: FieldPath) -> ErrorList:
     if required:
         return required
     return beta(long_name_caseless(driver, path)) + beta(max_length(driver, 63, path))
+
+
+def _pool(pool: str, path: FieldPath) -> ErrorList:
+    """A result's pool: required, and a resource pool name."""
+    return beta(required_value(bool(pool), path)) or beta(resource_pool_name(pool, path))
+
+
+# Drivers and pools found valid (`webhook.rules.v1.remembered`): asked before a path is made.
+VALID_DRIVERS: Final = ValidValues(_driver)
+VALID_POOLS: Final = ValidValues(_pool)
 
 
 # --- ResourceClaim spec (and a template's spec.spec) --------------------------------------------------------
@@ -367,6 +380,8 @@ def _device_constraint(constraint: Any, old: Any, path: FieldPath) -> ErrorList:
 def _request_references(references: Any, path: FieldPath) -> ErrorList:
     """The `requests` of a constraint or configuration: at most 32, a set."""
     names = _texts(references)
+    if len(names) <= 1:
+        return []  # within the limit, and one name is a set
     too_many = beta(max_items(len(names), 32, path))
     if too_many:
         return too_many
@@ -468,24 +483,27 @@ def _allocation_result(allocation: Mapping[str, Any], path: FieldPath) -> ErrorL
 
 
 def _device_request_allocation_result(result: Any, old: Any, path: FieldPath) -> ErrorList:
-    """`Validate_DeviceRequestAllocationResult`."""
+    """`Validate_DeviceRequestAllocationResult`. A driver or pool found valid before, and an optional
+    part that is absent or within its limit, get no path made for them."""
     fields = mapping(result)
-    errs = _driver(text(fields.get("driver")), path.child("driver"))
-    pool, pool_path = text(fields.get("pool")), path.child("pool")
-    errs += beta(required_value(bool(pool), pool_path)) or beta(resource_pool_name(pool, pool_path))
-    errs += _tolerations(fields.get("tolerations"), path.child("tolerations"))
-    errs += beta(
-        max_items(len(sequence(fields.get("bindingConditions"))), 4, path.child("bindingConditions"))
-    )
-    errs += beta(
-        max_items(
-            len(sequence(fields.get("bindingFailureConditions"))), 4, path.child("bindingFailureConditions")
-        )
-    )
+    driver = text(fields.get("driver"))
+    errs = [] if VALID_DRIVERS.holds(driver) else _driver(driver, path.child("driver"))
+    pool = text(fields.get("pool"))
+    if not VALID_POOLS.holds(pool):
+        errs += _pool(pool, path.child("pool"))
+    tolerations = sequence(fields.get("tolerations"))
+    if tolerations:
+        errs += _tolerations(tolerations, path.child("tolerations"))
+    for name in ("bindingConditions", "bindingFailureConditions"):
+        conditions = sequence(fields.get(name))
+        if len(conditions) > 4:
+            errs += beta(max_items(len(conditions), 4, path.child(name)))
     share_id = fields.get("shareID")
     if isinstance(share_id, str):
         errs += beta(uuid(share_id, path.child("shareID")))
-    errs += _skip_node_operations(fields.get("skipNodeOperations"), path.child("skipNodeOperations"))
+    operations = fields.get("skipNodeOperations")
+    if sequence(operations):
+        errs += _skip_node_operations(operations, path.child("skipNodeOperations"))
     return errs
 
 
