@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+import orjson
+
 from webhook.field import ROOT, ErrorList, FieldPath, go_quote, invalid, not_supported, required, type_invalid
 from webhook.gotime import is_rfc3339
 from webhook.quantity import INT64_MAX, INT64_MIN, quantity_error
@@ -160,14 +162,16 @@ def _check_old(node: Node, value: Any, passed: Any, link: Link, findings: Findin
     """`node.check(value)` for a value of an old object, `passed` being the new object's value at
     the same path (None if it has none), which had no errors.
 
-    Where `node` takes neither booleans nor numbers, a value equal to `passed` has its verdict:
-    ``==`` then means the same JSON types all the way down (a string equals only a string, a
-    list only a list, a dict only a mapping), and the check reads nothing else. Below a node that
-    takes them, 1 == 1.0 == true, so the walk goes on, comparing the children the same way.
+    A value that is the same JSON as `passed` has its verdict. Where `node` takes neither booleans
+    nor numbers, ``==`` says so: it then means the same JSON types all the way down (a string equals
+    only a string, a list only a list, a dict only a mapping), and the check reads nothing else.
+    Below a node that takes them, 1 == 1.0 == true, so equal values are told apart by orjson's
+    bytes (1, 1.0 and true are written differently); values whose bytes differ (keys in another
+    order, say) are walked, comparing the children the same way.
     """
     if passed is None:
         node.check(value, link, findings)
-    elif node.numeric or not _equal(value, passed):
+    elif not _equal(value, passed) or (node.numeric and not _same_json(value, passed)):
         node.check_against(value, passed, link, findings)
 
 
@@ -175,6 +179,14 @@ def _equal(value: Any, other: Any) -> bool:
     try:
         return bool(value == other)
     except RecursionError:  # nested deeper than the interpreter compares
+        return False
+
+
+def _same_json(value: Any, other: Any) -> bool:
+    """Whether orjson writes the same bytes for both (False when it cannot write one of them)."""
+    try:
+        return orjson.dumps(value) == orjson.dumps(other)
+    except TypeError:  # orjson.JSONEncodeError: integers beyond 64 bits, non-string keys, deep nesting
         return False
 
 
