@@ -1,5 +1,6 @@
 """Instructions per review of the load mix, counted by callgrind: a figure that does not move with
-the neighbours' load, unlike timings on a shared machine (repeatable to about 0.3 % here).
+the neighbours' load, unlike timings on a shared machine (repeatable to a few hundred instructions
+here, with address-space randomisation off for the counted runs by `setarch`, util-linux).
 
     .venv/bin/python bench/instructions.py [--rounds 20] [--mix v1|v1alpha2|all] [--only NAME]
     DRA_WEBHOOK_PURE_PYTHON=1 .venv/bin/python bench/instructions.py   # the same, rules in pure Python
@@ -44,7 +45,11 @@ def run_rounds(rounds: int, which: str, only: str | None) -> int:
 
 
 def count_instructions(valgrind: str, rounds: int, which: str, only: str | None) -> int:
-    callgrind = [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    # Without address-space randomisation: with it, each run's start-up (imports, the first CEL
+    # compiles) differs by several million instructions from the next one's, whatever else is equal.
+    setarch = shutil.which("setarch")
+    fixed_addresses = [setarch, "--addr-no-randomize"] if setarch is not None else []
+    callgrind = [*fixed_addresses, valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null"]
     selection = ["--mix", which, *(["--only", only] if only else [])]
     completed = subprocess.run(
         [*callgrind, sys.executable, __file__, "--child", str(rounds), *selection],

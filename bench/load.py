@@ -14,17 +14,25 @@ One run does all of this, on 127.0.0.1 only, bounded in time and request count:
 4. sends every request of the mix (bench/reviews.py; `--mix`: v1 by default, v1alpha2 or all) once
    to each and checks the verdicts: a wrong answer stops the benchmark, since a fast wrong webhook
    measures nothing;
-5. runs three loads, each on echo and then on the webhook, after an untimed warm-up: 1 connection
-   and 32 connections as fast as the server answers (closed loop: throughput and the latency of a
-   saturated server), and 32 connections paced at `--rate` requests per second in all (exponential
-   waits between a connection's requests: the latency at a realistic load); with `--repeat N`, N
-   timed runs per load, of which the one other processes disturbed least is kept. Meanwhile the worker
-   processes' RSS is sampled every 0.2 s, and their CPU time, the generator's and the whole
-   machine's are read before and after (/proc);
+5. runs three loads, after an untimed warm-up of each server: 1 connection and 32 connections as
+   fast as the server answers (closed loop: throughput and the latency of a saturated server), and
+   32 connections paced at `--rate` requests per second in all (exponential waits between a
+   connection's requests: the latency at a realistic load). `--repeat N` (3) timed runs per load and
+   server, interleaved -- echo, webhook, echo, webhook, ... -- so that each webhook run has an echo
+   run beside it in time, and what slows the machine for a while (neighbours, the hypervisor) slows
+   both of a pair alike. Meanwhile the worker processes' RSS is sampled every 0.2 s, and their CPU
+   time, the generator's and the whole machine's are read before and after (/proc);
 6. prints throughput, p50/p99/p99.9 latency, CPU per request (server and load generator), the CPU
    other processes took meanwhile (a shared machine disturbs the figures: see it), peak RSS per
    worker, the ratio webhook/echo and the targets below (`TARGET_*`), and writes it all to
    bench/results/latest.json (git-ignored).
+
+The throughput ratio is the median of the N pairwise ratios webhook/echo at 32 saturated connections,
+printed with every pair and their spread; the table shows the pair of that median for a saturated
+load and, for the paced one (whose throughput is the offered rate), each server's run that other
+processes disturbed least. The target is called met only when every pair meets it, not met when
+none does, and too close to call otherwise, or when the pairs spread by more than
+`RATIO_SPREAD_LIMIT` of their median (the machine was too noisy for one figure).
 
 Closed loop and latency: with C connections each waiting for its answer, the mean latency is
 C / throughput (Little's law), whatever the server does: at 32 saturated connections a p99 within
@@ -59,6 +67,7 @@ import shutil
 import signal
 import socket
 import ssl
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -90,6 +99,8 @@ NOT_VALIDATED = "is not validated by this webhook"
 # The targets: at least half the echo server's throughput, p99 within 5 ms at 32 connections, p50
 # within 1 ms at one.
 TARGET_RATIO = 0.5
+# Pairwise ratios spread wider than this fraction of their median say the machine was too noisy.
+RATIO_SPREAD_LIMIT = 0.15
 TARGET_P99_MS_AT_32 = 5.0
 TARGET_P50_MS_AT_1 = 1.0
 # Flat memory: after the warm-up chunk, no worker's RSS may grow by more than this.
@@ -434,6 +445,34 @@ def run_load(generator: Generator, server: Server, load: Load, bodies: Path, ca_
 # --- the benchmark -------------------------------------------------------------------------------------
 
 
+def pair_ratio(pair: tuple[dict[str, Any], ...]) -> float:
+    """webhook / echo throughput of one interleaved pair of runs."""
+    echo, webhook = pair
+    return float(webhook["requests_per_second"]) / max(float(echo["requests_per_second"]), 1e-9)
+
+
+def kept_runs(pairs: list[tuple[dict[str, Any], ...]], load: Load) -> list[dict[str, Any]]:
+    """The echo and the webhook run shown for a load, each with every run of its server ("repeats")
+    and every pair's ratio ("pairs"). A saturated load shows the pair whose ratio is the median (the
+    lower one of an even count); a paced one, whose throughput is the offered rate whatever the
+    server, each server's run that other processes disturbed least."""
+    ratios = [round(pair_ratio(pair), 3) for pair in pairs]
+    if load.mode == "saturated":
+        median_index = sorted(range(len(pairs)), key=lambda i: ratios[i])[(len(pairs) - 1) // 2]
+        shown = list(pairs[median_index])
+    else:
+        shown = [
+            min((pair[i] for pair in pairs), key=lambda run: run["other_cpu_cores_busy"]) for i in (0, 1)
+        ]
+    found = []
+    for i, result in enumerate(shown):
+        extra: dict[str, Any] = {"pair_ratios": ratios}
+        if len(pairs) > 1:
+            extra["repeats"] = [pair[i] for pair in pairs]
+        found.append({**result, **extra})
+    return found
+
+
 @contextlib.contextmanager
 def servers_under_test(directory: Path, *, with_echo: bool) -> Iterator[tuple[Server, Server | None, Path]]:
     cert_dir = directory / "certs"
@@ -484,8 +523,10 @@ def targets(runs: list[dict[str, Any]]) -> dict[str, Any]:
     found: dict[str, Any] = {}
     webhook32, echo32 = run("webhook", 32, "saturated"), run("echo", 32, "saturated")
     if webhook32 and echo32:
-        ratio = round(webhook32["requests_per_second"] / echo32["requests_per_second"], 3)
-        found["throughput_ratio_at_32"] = _target(ratio, f">= {TARGET_RATIO}", ratio >= TARGET_RATIO)
+        found["throughput_ratio_at_32"] = ratio_target(
+            webhook32.get("pair_ratios")
+            or [round(webhook32["requests_per_second"] / echo32["requests_per_second"], 3)]
+        )
     if webhook32:
         p99 = webhook32["latency_ms"]["p99"]
         mean_ms = 32000 / webhook32["requests_per_second"]
@@ -505,6 +546,31 @@ def targets(runs: list[dict[str, Any]]) -> dict[str, Any]:
         p50 = webhook1["latency_ms"]["p50"]
         found["p50_ms_at_1"] = _target(p50, f"<= {TARGET_P50_MS_AT_1}", p50 <= TARGET_P50_MS_AT_1)
     return found
+
+
+def ratio_target(ratios: list[float]) -> dict[str, Any]:
+    """The throughput target from the pairwise ratios: their median and spread, and a verdict that is
+    "met" only when every pair meets it, "NOT MET" when none does, and "UNDECIDED" when the pairs fall
+    on both sides of it; a spread wider than `RATIO_SPREAD_LIMIT` of the median is said."""
+    low, high, median = min(ratios), max(ratios), round(statistics.median(ratios), 3)
+    if low >= TARGET_RATIO:
+        status, verdict = "met", "every pair meets it"
+    elif high < TARGET_RATIO:
+        status, verdict = "NOT MET", "no pair meets it"
+    else:
+        status, verdict = "UNDECIDED", "too close to call: the pairs fall on both sides of the target"
+    if median > 0 and (high - low) / median > RATIO_SPREAD_LIMIT:
+        verdict += (
+            f"; the pairs spread by more than {RATIO_SPREAD_LIMIT:.0%} of their median (a noisy machine)"
+        )
+    pairs = ", ".join(f"{ratio:.3f}" for ratio in ratios)
+    note = f"median of {len(ratios)} interleaved pairs ({pairs}), spread {low:.3f}-{high:.3f}: {verdict}"
+    return {
+        **_target(median, f">= {TARGET_RATIO}", status == "met", note),
+        "status": status,
+        "pairs": ratios,
+        "spread": [low, high],
+    }
 
 
 def print_runs(runs: list[dict[str, Any]]) -> None:
@@ -533,7 +599,7 @@ def print_runs(runs: list[dict[str, Any]]) -> None:
 
 def print_targets(found: dict[str, Any]) -> None:
     for name, target in found.items():
-        verdict = "met" if target["met"] else "NOT MET"
+        verdict = target.get("status") or ("met" if target["met"] else "NOT MET")
         note = f"  [{target['note']}]" if "note" in target else ""
         print(f"{name:24} {target['value']:>8} (target {target['target']}): {verdict}{note}")
 
@@ -564,14 +630,15 @@ def benchmark(args: argparse.Namespace, generator: Generator, directory: Path) -
         for load in loads:
             for server in (echo, webhook):
                 run_load(generator, server, load.warmup(args.warmup), bodies, ca_file)  # not kept
-                tries = [run_load(generator, server, load, bodies, ca_file) for _ in range(args.repeat)]
-                # Other processes only ever slow a run down: keep the one they disturbed least.
-                result = min(tries, key=lambda run: run["other_cpu_cores_busy"])
-                if len(tries) > 1:
-                    result = {**result, "repeats": tries}
+            pairs = []
+            for _ in range(args.repeat):  # interleaved: echo, webhook, echo, webhook, ...
+                pairs.append(
+                    tuple(run_load(generator, server, load, bodies, ca_file) for server in (echo, webhook))
+                )
+            for result in kept_runs(pairs, load):
                 runs.append(result)
                 print(
-                    f"  {server.name:8} {load.connections:3d} connections {load.mode:9}: "
+                    f"  {result['server']:8} {load.connections:3d} connections {load.mode:9}: "
                     f"{result['requests_per_second']:6.0f} req/s, p99 {result['latency_ms']['p99']:.2f} ms",
                     flush=True,
                 )
@@ -718,7 +785,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each timed run")
     parser.add_argument("--warmup", type=float, default=3.0, help="untimed run before each timed one")
     parser.add_argument(
-        "--repeat", type=int, default=3, help="timed runs per load; the least disturbed one is reported"
+        "--repeat",
+        type=int,
+        default=3,
+        help="timed runs per load and server, interleaved echo/webhook; the ratio is the median pair's",
     )
     parser.add_argument(
         "--connections", type=parse_connections, default=[1, 32], help="saturated loads, e.g. 1,32"

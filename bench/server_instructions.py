@@ -111,7 +111,10 @@ def count_instructions(valgrind: str, reviews: int, cert_dir: Path, echo: bool) 
         directory = Path(temporary)
         port_file, metrics_dir = directory / "port", directory / "metrics"
         metrics_dir.mkdir()
+        # Address randomisation off, as bench/instructions.py has it: start-up then counts the same.
+        setarch = shutil.which("setarch")
         command = [
+            *([setarch, "--addr-no-randomize"] if setarch is not None else []),
             valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null",
             sys.executable, __file__, "--serve", str(cert_dir), str(port_file),
         ] + (["--echo"] if echo else [])  # fmt: skip

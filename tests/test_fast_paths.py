@@ -24,6 +24,7 @@ from webhook.field import (
     ErrorList,
     FieldPath,
     GoText,
+    covered_by_declarative,
     duplicate,
     go_value,
     invalid,
@@ -427,12 +428,14 @@ def _without_shortcuts(slow: StructuralChecker) -> StructuralChecker:
         node.settled = type(None)
         if isinstance(node, schema_nodes.Struct):
             node.settled_types = dict.fromkeys(node.fields, type(None))
+            node.int64_fields = frozenset()
             for child in node.fields.values():
                 visit(child)
         elif isinstance(node, schema_nodes.Array):
             node.struct_items = None
             visit(node.items)
         elif isinstance(node, schema_nodes.Map):
+            node.struct_values = None
             visit(node.values)
 
     for root in slow._roots.values():
@@ -1846,3 +1849,618 @@ def test_the_usual_device_attributes_are_found_valid_at_once(
     attribute: dict[str, Any], valid_at_once: bool
 ) -> None:
     assert slicedevices._is_valid_scalar_attribute(attribute) is valid_at_once
+
+
+# --- v1 ResourceSlice: a device's checks with and without their shortcuts ----------------------------------
+
+from webhook.rules.v1 import declarative, declared, resourceslice  # noqa: E402
+from webhook.rules.v1 import names as v1_names  # noqa: E402
+from webhook.rules.v1 import shapes as v1_shapes  # noqa: E402
+from webhook.rules.v1.devices import (  # noqa: E402
+    too_many,
+    truncate_if_too_long,
+    validate_binding_parameters,
+    validate_map,
+    validate_set,
+)
+from webhook.rules.v1.devices import validate_slice as validate_v1_slice  # noqa: E402
+from webhook.rules.v1.devicetaints import validate_device_taint  # noqa: E402
+from webhook.rules.v1.gojson import DEVICE_COUNTER_CONSUMPTION, go_encoded  # noqa: E402
+
+
+def reference_device(
+    device: dict[str, Any], old_device: dict[str, Any] | None, path: FieldPath, *, per_device: bool
+) -> ErrorList:
+    """`validateDevice` as a plain walk: every attribute's name and value checked (names without the
+    remembered valid ones), every part of the device looked at whether it is there or not."""
+    sd = slicedevices
+    errs = v1_names.validate_device_name(text(device.get("name")), path.child("name"))
+    attributes, capacities = mapping(device.get("attributes")), mapping(device.get("capacity"))
+    entries = len(attributes) + len(capacities)
+    if entries > sd.MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE:
+        limit = sd.MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE
+        errs.append(
+            invalid(path, entries, f"the total number of attributes and capacities must not exceed {limit}")
+        )
+    values = sum(sd.attribute_value_count(attribute) for attribute in attributes.values())
+    if values > sd.MAX_ATTRIBUTE_VALUES_PER_DEVICE:
+        limit = sd.MAX_ATTRIBUTE_VALUES_PER_DEVICE
+        errs.append(invalid(path, values, f"the total number of attribute values must not exceed {limit}"))
+    attributes_path = path.child("attributes")
+    for key, attribute in attributes.items():
+        errs += v1_names._validate_qualified_name(key, attributes_path)
+        key_path = attributes_path.key(truncate_if_too_long(key, sd.ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH))
+        errs += sd.validate_attribute(attribute, key_path)
+    if old_device is None or not semantic_equal(
+        device.get("capacity"), old_device.get("capacity"), v1_shapes.DEVICE_CAPACITIES
+    ):
+        multiple = device.get("allowMultipleAllocations") is True
+        errs += validate_map(
+            capacities,
+            -1,
+            sd.ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH,
+            v1_names._validate_qualified_name,
+            lambda capacity, at: sd._validate_capacity(capacity, at, multiple_allocations=multiple),
+            path.child("capacity"),
+        )
+    if old_device is None or not semantic_equal(
+        device.get("taints"), old_device.get("taints"), v1_shapes.DEVICE_TAINTS
+    ):
+        errs += validate_v1_slice(
+            sequence(device.get("taints")),
+            sd.DEVICE_TAINTS_MAX_LENGTH,
+            lambda taint, at: validate_device_taint(mapping(taint), None, at),
+            path.child("taints"),
+        )
+    errs += validate_set(
+        sequence(device.get("consumesCounters")),
+        sd.MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE,
+        sd._validate_counter_consumption,
+        lambda consumption: text(mapping(consumption).get("counterSet")),
+        path.child("consumesCounters"),
+        size_covered=True,
+        uniqueness_covered=True,
+    )
+    errs += sd._validate_device_node_selection(device, path, per_device)
+    errs += validate_binding_parameters(
+        device.get("bindingConditions"), device.get("bindingFailureConditions"), path
+    )
+    errs += sd._validate_node_allocatable_resources(
+        device.get("nodeAllocatableResources"), device.get("capacity"), path.child("nodeAllocatableResources")
+    )
+    return errs
+
+
+def reference_declared_device(device: Any, path: FieldPath) -> ErrorList:
+    """`Validate_Device` as a plain walk: every attribute's union worded and counted, every part looked at."""
+    fields = mapping(device)
+    errs: ErrorList = []
+    attributes_path = path.child("attributes")
+    for key, attribute in mapping(fields.get("attributes")).items():
+        members = mapping(attribute)
+        specified = [
+            member
+            for member in declared.ATTRIBUTE_MEMBERS
+            if (sequence(members.get(member)) if member.endswith("s") else members.get(member) is not None)
+        ]
+        errs += declarative.beta(
+            declarative.union(specified, declared.ATTRIBUTE_MEMBERS, attributes_path.key(key))
+        )
+    consumptions = sequence(fields.get("consumesCounters"))
+    if consumptions:
+        consumptions_path = path.child("consumesCounters")
+        over = declarative.beta(declarative.max_items(len(consumptions), 2, consumptions_path))
+        errs += over or declarative.beta(
+            declarative.unique(
+                consumptions,
+                lambda a, b: declared._counter_set_of(a) == declared._counter_set_of(b),
+                consumptions_path,
+                lambda item: go_encoded(item, DEVICE_COUNTER_CONSUMPTION),
+            )
+        )
+        if not over:
+            errs += declared._each(consumptions, None, consumptions_path, declared._counter_consumption)
+    errs += declared._each(
+        list(sequence(fields.get("taints"))), None, path.child("taints"), declared.device_taint
+    )
+    for name in ("bindingConditions", "bindingFailureConditions"):
+        errs += declarative.beta(declarative.max_items(len(sequence(fields.get(name))), 4, path.child(name)))
+    resources_path = path.child("nodeAllocatableResources")
+    for name, resource in mapping(fields.get("nodeAllocatableResources")).items():
+        resource_mapping = optional_mapping(mapping(resource).get("mapping"))
+        if resource_mapping is not None:
+            members_set = [
+                m for m in ("capacityKey", "deviceMultiplier") if resource_mapping.get(m) is not None
+            ]
+            errs += declarative.union(
+                members_set, ("capacityKey", "deviceMultiplier"), resources_path.key(name).child("mapping")
+            )
+    return errs
+
+
+_NAMES = st.sampled_from(
+    [
+        "type",
+        "productName",
+        "resource.kubernetes.io/pcieRoot",
+        "gpu.example.com/uuid",
+        "Example.COM/x",
+        "a" * 32,
+        "a" * 33,
+        "bad name",
+        "-x/y",
+        "/y",
+        "x/",
+        "x/y/z",
+        "é",
+        "d" * 64 + "/x",
+        "d" * 63 + "/x",
+    ]
+)
+_SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.sampled_from(
+        ["", "gpu", "x" * 64, "x" * 65, "é" * 16, "é" * 32, "é" * 33, "😀" * 16, "😀" * 17, "\ud800" * 22]
+    )
+)
+_VERSIONS = st.sampled_from(
+    ["1.2.3", "580.126.9", "01.2.3", "1.2", "v1.2.3", "1.2.3-rc.1+b.5", "1." * 40 + "1", "\u0661.2.3"]
+)
+_ATTRIBUTES = st.one_of(
+    st.builds(lambda v: {"string": v}, _SCALARS),
+    st.builds(lambda v: {"version": v}, _VERSIONS | _SCALARS),
+    st.builds(lambda v: {"int": v}, _SCALARS),
+    st.builds(lambda v: {"bool": v}, _SCALARS),
+    st.dictionaries(
+        st.sampled_from(
+            ["bool", "int", "string", "version", "bools", "ints", "strings", "versions", "other"]
+        ),
+        _SCALARS | _VERSIONS | st.lists(_SCALARS | _VERSIONS, max_size=3),
+        max_size=3,
+    ),
+    st.sampled_from([None, "text", [], {}]),
+)
+_CAPACITIES = st.dictionaries(
+    _NAMES,
+    st.one_of(
+        st.just({"value": "40Gi"}),
+        st.just({"value": "1", "requestPolicy": {"default": "1", "validValues": ["1", "2"]}}),
+        st.just({"value": "1", "requestPolicy": None}),
+        st.just({"value": "1", "requestPolicy": "text"}),
+        st.sampled_from([None, "text", {}]),
+    ),
+    max_size=3,
+)
+_DEVICES: st.SearchStrategy[dict[str, Any]] = st.fixed_dictionaries(
+    {"name": st.sampled_from(["gpu-0", "GPU-0", "a" * 63, "a" * 64, "", "a.b"])},
+    optional={
+        "attributes": st.dictionaries(_NAMES, _ATTRIBUTES, max_size=4)
+        | st.builds(
+            lambda n, a: {f"a{i}": copy.deepcopy(a) for i in range(n)}, st.integers(28, 50), _ATTRIBUTES
+        ),
+        "capacity": _CAPACITIES,
+        "allowMultipleAllocations": st.booleans(),
+        "taints": st.sampled_from([None, [], [{"key": "k", "effect": "NoSchedule"}], [{"key": "k"}]]),
+        "consumesCounters": st.sampled_from(
+            [None, [], [{"counterSet": "s", "counters": {"c": {"value": "1"}}}]]
+        ),
+        "bindingConditions": st.sampled_from([None, [], ["a"], ["a"] * 5, "text"]),
+        "bindingFailureConditions": st.sampled_from([None, [], ["b"], ["a"]]),
+        "nodeAllocatableResources": st.sampled_from(
+            [None, {}, {"cpu": {"mapping": {"capacityKey": "c", "deviceMultiplier": "2"}}}, {"x": {}}]
+        ),
+        "nodeName": st.sampled_from([None, "node-1"]),
+    },
+)
+
+
+@given(_DEVICES, st.booleans(), st.sampled_from(["none", "same", "other"]))
+@settings(max_examples=1500, deadline=None)
+def test_a_v1_device_reports_as_the_plain_walk_does(
+    device: dict[str, Any], per_device: bool, old: str
+) -> None:
+    path = ROOT.child("spec", "devices").index(3)
+    old_device = None if old == "none" else copy.deepcopy(device) if old == "same" else {"name": "gpu-0"}
+    expected = reference_device(device, old_device, path, per_device=per_device)
+    for _ in range(2):  # the second time with whatever the first remembered
+        assert slicedevices.validate_device(device, old_device, path, per_device=per_device) == expected
+    [usual] = slicedevices.usual_attribute_flags([device])
+    found = slicedevices.validate_device(
+        device, old_device, path, per_device=per_device, usual_attributes=usual
+    )
+    assert found == expected
+    expected = reference_declared_device(device, path)
+    for found in (
+        declared._device(device, None, path),
+        declared._device(device, None, path, usual_attributes=usual),
+    ):
+        assert [str(e) for e in found] == [str(e) for e in expected]
+        assert found == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["😀" * 16, "😀" * 17, "é" * 32, "é" * 33, "x" * 64, "x" * 65, "\ud800" * 21, "\ud800" * 22],
+)
+def test_a_string_attribute_is_short_enough_exactly_when_its_bytes_are(value: str) -> None:
+    assert slicedevices._is_short_string_value(value) is (len(value.encode("utf-8", "surrogatepass")) <= 64)
+
+
+@pytest.mark.parametrize(
+    "version", ["1.2.3", "01.2.3", "1.2.3-" + "a" * 58, "1.2.3-" + "a" * 59, "\u0661.2.3"]
+)
+def test_a_version_is_remembered_only_when_valid(version: str) -> None:
+    valid = not slicedevices._validate_version_value(version, ROOT)
+    for _ in range(2):
+        assert slicedevices.VALID_VERSIONS.holds(version) is valid
+    assert (version in slicedevices.VALID_VERSIONS) is valid
+
+
+@pytest.mark.parametrize("name", ["type", "resource.kubernetes.io/pcieRoot", "a" * 33, "x/y/z", "bad name"])
+def test_a_qualified_name_is_remembered_only_when_valid(name: str) -> None:
+    valid = not v1_names._validate_qualified_name(name, ROOT)
+    for _ in range(2):
+        assert v1_names.VALID_QUALIFIED_NAMES.holds(name) is valid
+    assert (name in v1_names.VALID_QUALIFIED_NAMES) is valid
+
+
+@pytest.mark.parametrize("devices", [64, 65, 128])
+@pytest.mark.parametrize("list_attribute_at", [None, 0, 63, 64])
+def test_the_device_limit_is_the_plain_walks(devices: int, list_attribute_at: int | None) -> None:
+    listed: list[dict[str, Any]] = [
+        {"name": f"d-{i}", "attributes": {"a": {"int": i}}} for i in range(devices)
+    ]
+    if list_attribute_at is not None and list_attribute_at < devices:
+        listed[list_attribute_at]["attributes"]["b"] = {"ints": [1]}
+    has_lists = any(isinstance(v, list) for d in listed for a in d["attributes"].values() for v in a.values())
+    limit = 64 if has_lists else 128
+    path = ROOT.child("spec", "devices")
+    found = resourceslice._validate_devices({"devices": listed}, None, path, None)
+    assert found == (too_many(devices, limit, path, covered=False) if devices > limit else [])
+
+
+# --- the structural check of a slice's attributes and capacities: maps of structs, int64s, quantities ------
+
+_SLICE_GVK = GroupVersionKind("resource.k8s.io", "v1", "ResourceSlice")
+_SLICE = next(obj for gvk, obj in OBJECTS if gvk == _SLICE_GVK)
+_ATTRIBUTE_REPLACEMENTS: st.SearchStrategy[Any] = st.one_of(
+    st.sampled_from(
+        [2**63 - 1, 2**63, -(2**63), -(2**63) - 1, 1.0, True, None, "7", [], {}, [1], "40Gi", "4O", " 1 "]
+    ),
+    st.integers(),
+)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 127),
+            st.sampled_from(["index", "minor", "productName", "driverVersion", "new"]),
+            st.sampled_from(["int", "string", "version", "bool", "ints", "unknown"]),
+            _ATTRIBUTE_REPLACEMENTS,
+        ),
+        max_size=3,
+    ),
+    st.lists(st.tuples(st.integers(0, 127), _ATTRIBUTE_REPLACEMENTS), max_size=2),
+)
+@settings(max_examples=300, deadline=None)
+def test_a_slices_attributes_and_capacities_check_as_without_shortcuts(
+    attribute_changes: list[tuple[int, str, str, Any]], capacity_changes: list[tuple[int, Any]]
+) -> None:
+    mutated = copy.deepcopy(_SLICE)
+    devices = mutated["spec"]["devices"]
+    for index, name, member, value in attribute_changes:
+        devices[index]["attributes"][name] = {member: value}
+    for index, value in capacity_changes:
+        devices[index]["capacity"]["memory"] = {"value": value}
+    for _ in range(2):  # the second time with the quantities the first found valid
+        for fast, slow in ((FAST, SLOW), (FAST_REQUIRED, SLOW_REQUIRED)):
+            found, expected = fast.check(_SLICE_GVK, mutated), slow.check(_SLICE_GVK, mutated)
+            assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
+            assert found.warnings == expected.warnings
+
+
+@pytest.mark.parametrize("value", ["40Gi", "1.5", "4O", "", " 1", "1e3", "1" * 65])
+def test_a_quantity_is_remembered_only_when_it_parses(value: str) -> None:
+    from webhook.quantity import quantity_error
+
+    for _ in range(2):
+        findings = schema_nodes.Findings(False)
+        schema_nodes._check_quantity(value, None, findings)
+        assert [e.detail for e in findings.errors] == [m for m in [quantity_error(value)] if m is not None]
+    assert (value in schema_nodes._VALID_QUANTITIES) is (quantity_error(value) is None and len(value) <= 64)
+
+
+# --- v1 names found valid, remembered; the size of a raw extension told from orjson's encoding -----------
+
+import orjson  # noqa: E402
+
+from webhook.rules.v1 import devices as v1_devices  # noqa: E402
+from webhook.rules.v1.remembered import ValidValues  # noqa: E402
+
+_REMEMBERED = {
+    "VALID_QUALIFIED_NAMES": v1_names._validate_qualified_name,
+    "VALID_DNS_LABELS": v1_names.validate_dns_label,
+    "VALID_DNS_SUBDOMAINS": v1_names.validate_dns_subdomain,
+    "VALID_DRIVER_NAMES": v1_names.validate_driver_name,
+    "VALID_POOL_NAMES": v1_names.validate_pool_name,
+    "VALID_REQUEST_REFERENCES": v1_names.validate_request_reference_names,
+    "VALID_DEVICE_CLASS_NAMES": v1_names.validate_device_class_name,
+    "VALID_FULLY_QUALIFIED_NAMES": v1_names.validate_fully_qualified_name,
+}
+_NAME_LIKE = st.one_of(
+    st.sampled_from(
+        [
+            "",
+            "gpu",
+            "gpu.example.com",
+            "GPU.example.com",
+            "node-1",
+            "node-1/part",
+            "a/b/c",
+            "gpus/large",
+            "-a",
+            "a" * 63,
+            "a" * 64,
+            "a." * 127,
+            "x" * 254,
+            "resource.kubernetes.io/pcieRoot",
+            "example.com/",
+            "é",
+        ]
+    ),
+    st.text(alphabet="aZ09-./_é", max_size=12),
+)
+
+
+@given(st.sampled_from(sorted(_REMEMBERED)), _NAME_LIKE)
+@settings(max_examples=1500, deadline=None)
+def test_a_remembered_name_is_one_its_check_finds_nothing_in(which: str, value: str) -> None:
+    remembered: ValidValues = getattr(v1_names, which)
+    valid = not _REMEMBERED[which](value, ROOT.child("x"))
+    for _ in range(2):
+        assert remembered.holds(value) is valid
+    assert (value in remembered) is (valid and len(value) <= 256)
+
+
+@given(st.sampled_from(["_driver", "_pool"]), _NAME_LIKE)
+@settings(max_examples=500, deadline=None)
+def test_a_remembered_declarative_name_is_one_its_tags_find_nothing_in(which: str, value: str) -> None:
+    remembered = {"_driver": declared.VALID_DRIVERS, "_pool": declared.VALID_POOLS}[which]
+    valid = not getattr(declared, which)(value, ROOT.child("x"))
+    for _ in range(2):
+        assert remembered.holds(value) is valid
+
+
+_RAW = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**70), 2**70),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(alphabet='a<>&\u2028\u2029"\\\n\x01é😀\ud800', max_size=12),
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet="k<&", max_size=3), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@given(_RAW, st.integers(0, 200))
+@settings(max_examples=2000, deadline=None)
+def test_a_raw_extension_certainly_within_its_limit_is(value: Any, limit: int) -> None:
+    if v1_devices._certainly_within(value, limit):
+        assert names.byte_length(v1_devices.raw_json(value)) <= limit
+
+
+@pytest.mark.parametrize("text_value", ["<" * 20, "&" * 30, "\u2028" * 10, "a" * 40])
+def test_the_raw_extension_bound_is_tight_enough_to_need_its_factor(text_value: str) -> None:
+    """A string of '<' is 6 times its orjson bytes in Go's JSON: a smaller factor would pass it."""
+    limit = len(orjson.dumps(text_value)) * v1_devices.GO_JSON_BYTES_PER_ORJSON_BYTE
+    assert v1_devices._certainly_within(text_value, limit)
+    assert names.byte_length(v1_devices.raw_json(text_value)) <= limit
+    if text_value[0] == "<":
+        assert names.byte_length(v1_devices.raw_json(text_value)) > limit * 5 // 6
+
+
+_REFERENCES = st.sampled_from(
+    ["gpus", "nic", "accel/small", "accel/large", "accel", "gpus/x", "a/b/c", "", "GPUS", "x/"]
+)
+_CLAIM_REQUESTS = {
+    "requests": [
+        {"name": "gpus", "exactly": {}},
+        {"name": "nic", "exactly": {}},
+        {"name": "accel", "firstAvailable": [{"name": "small"}, {"name": "large"}]},
+        {"name": "a", "firstAvailable": [{"name": "b"}]},
+    ]
+}
+
+
+@given(st.lists(_REFERENCES, max_size=4) | st.builds(lambda n: ["gpus"] * n, st.integers(30, 34)))
+@settings(max_examples=500, deadline=None)
+def test_request_references_report_as_the_plain_set_check(references: list[str]) -> None:
+    request_names = v1_devices.gather_request_names(_CLAIM_REQUESTS)
+    path = ROOT.child("spec", "devices", "config").index(0).child("requests")
+    expected = validate_set(
+        references,
+        v1_devices.DEVICE_REQUESTS_MAX_SIZE,
+        lambda name, at: v1_devices.validate_request_name_ref(name, at, request_names),
+        lambda name: name,
+        path,
+        size_covered=True,
+        uniqueness_covered=True,
+    )
+    assert v1_devices.validate_request_references(references, path, request_names) == expected
+    for reference in references:
+        plain = v1_devices.validate_request_name_ref(reference, path, request_names)
+        shortcut = request_names.has(reference) and v1_names.VALID_REQUEST_REFERENCES.holds(reference)
+        assert shortcut is (plain == [])
+
+
+def reference_allocation_result(result: dict[str, Any], path: FieldPath, request_names: Any) -> ErrorList:
+    """`validateDeviceRequestAllocationResult` as a plain walk: every part checked, present or not."""
+    from webhook.rules.v1 import allocation
+
+    errs = v1_devices.validate_request_name_ref(
+        text(result.get("request")), path.child("request"), request_names
+    )
+    errs += v1_names.validate_driver_name(
+        text(result.get("driver")),
+        path.child("driver"),
+        required_covered=True,
+        format_covered=True,
+        size_covered=True,
+    )
+    errs += covered_by_declarative(v1_names.validate_pool_name(text(result.get("pool")), path.child("pool")))
+    errs += v1_names.validate_device_name(text(result.get("device")), path.child("device"))
+    errs += validate_binding_parameters(
+        result.get("bindingConditions"), result.get("bindingFailureConditions"), path
+    )
+    errs += v1_devices.validate_tolerations(result.get("tolerations"), path.child("tolerations"))
+    share_id = result.get("shareID")
+    if isinstance(share_id, str):
+        errs += covered_by_declarative(v1_names.validate_uid(share_id, path.child("shareID")))
+    errs += allocation.validate_skip_node_operations(
+        result.get("skipNodeOperations"), path.child("skipNodeOperations")
+    )
+    return errs
+
+
+def reference_declared_allocation_result(result: dict[str, Any], path: FieldPath) -> ErrorList:
+    """`Validate_DeviceRequestAllocationResult` as a plain walk."""
+    fields = mapping(result)
+    errs = declared._driver(text(fields.get("driver")), path.child("driver"))
+    errs += declared._pool(text(fields.get("pool")), path.child("pool"))
+    errs += declared._tolerations(fields.get("tolerations"), path.child("tolerations"))
+    for name in ("bindingConditions", "bindingFailureConditions"):
+        errs += declarative.beta(declarative.max_items(len(sequence(fields.get(name))), 4, path.child(name)))
+    share_id = fields.get("shareID")
+    if isinstance(share_id, str):
+        errs += declarative.beta(declarative.uuid(share_id, path.child("shareID")))
+    errs += declared._skip_node_operations(fields.get("skipNodeOperations"), path.child("skipNodeOperations"))
+    return errs
+
+
+_RESULTS: st.SearchStrategy[dict[str, Any]] = st.fixed_dictionaries(
+    {},
+    optional={
+        "request": _REFERENCES,
+        "driver": st.sampled_from(["gpu.example.com", "GPU.example.com", "", "-x", "a" * 64, "x" * 70]),
+        "pool": st.sampled_from(["node-1", "node-1/part", "", "a//b", "x" * 254, "Node"]),
+        "device": st.sampled_from(["gpu-3", "", "GPU", "a" * 64]),
+        "bindingConditions": st.sampled_from([None, [], ["a"], ["a"] * 5, "text"]),
+        "bindingFailureConditions": st.sampled_from([None, [], ["b"], ["a"]]),
+        "tolerations": st.sampled_from(
+            [None, [], [{"key": "k", "operator": "Exists"}], [{"operator": "Bad"}], "x"]
+        ),
+        "shareID": st.sampled_from([None, "0a1b2c3d-0000-4000-8000-000000000000", "X"]),
+        "skipNodeOperations": st.sampled_from(
+            [None, [], ["NodePrepareResources"], ["*"], ["Bad"], ["Bad", "Bad"], "text"]
+        ),
+    },
+)
+
+
+@given(_RESULTS)
+@settings(max_examples=1500, deadline=None)
+def test_an_allocation_result_reports_as_the_plain_walk(result: dict[str, Any]) -> None:
+    from webhook.rules.v1 import allocation
+
+    request_names = v1_devices.gather_request_names(_CLAIM_REQUESTS)
+    path = ROOT.child("status", "allocation", "devices", "results").index(1)
+    for _ in range(2):
+        expected = reference_allocation_result(result, path, request_names)
+        assert allocation.validate_request_allocation_result(result, path, request_names) == expected
+        expected = reference_declared_allocation_result(result, path)
+        assert declared._device_request_allocation_result(result, None, path) == expected
+
+
+# --- v1 defaulting: the value given back when no default applies -------------------------------------------
+
+from webhook.rules.v1 import defaults as v1_defaults  # noqa: E402
+
+
+def reference_defaulted_request(request: Any) -> Any:
+    """`SetDefaults_ExactDeviceRequest` / `SetDefaults_DeviceSubRequest` as a copy every time."""
+    if not isinstance(request, dict):
+        return request
+    defaulted = dict(request)
+    mode = request.get("allocationMode")
+    if mode is None or mode == "":
+        mode = defaulted["allocationMode"] = "ExactCount"
+    count = request.get("count")
+    if mode == "ExactCount" and (count is None or (type(count) is int and count == 0)):
+        defaulted["count"] = 1
+    if isinstance(request.get("tolerations"), list):
+        defaulted["tolerations"] = [
+            {**t, "operator": "Equal"} if isinstance(t, dict) and t.get("operator") in (None, "") else t
+            for t in request["tolerations"]
+        ]
+    return defaulted
+
+
+_TOLERATIONS = st.lists(
+    st.sampled_from(
+        [{"key": "k"}, {"key": "k", "operator": ""}, {"operator": "Exists"}, {"operator": 0}, "x"]
+    ),
+    max_size=2,
+)
+_DEVICE_REQUESTS = st.fixed_dictionaries(
+    {},
+    optional={
+        "allocationMode": st.sampled_from([None, "", "ExactCount", "All", 0]),
+        "count": st.sampled_from([None, 0, 1, 2, 0.0, False, "0"]),
+        "tolerations": _TOLERATIONS | st.none(),
+        "deviceClassName": st.just("gpu"),
+    },
+)
+
+
+@given(
+    st.lists(st.one_of(_DEVICE_REQUESTS, st.just("x")), max_size=3), st.lists(_DEVICE_REQUESTS, max_size=2)
+)
+@settings(max_examples=600, deadline=None)
+def test_v1_defaulting_copies_only_what_it_defaults(exactly: list[Any], subrequests: list[Any]) -> None:
+    requests: list[Any] = [{"name": f"r{i}", "exactly": item} for i, item in enumerate(exactly)]
+    requests.append({"name": "s", "firstAvailable": subrequests})
+    spec = {"devices": {"requests": requests}}
+    given_spec = copy.deepcopy(spec)
+    expected = {
+        "devices": {
+            "requests": [
+                {"name": f"r{i}", "exactly": reference_defaulted_request(item)}
+                for i, item in enumerate(exactly)
+            ]
+            + [{"name": "s", "firstAvailable": [reference_defaulted_request(sub) for sub in subrequests]}]
+        }
+    }
+    defaulted = v1_defaults.defaulted_claim_spec(spec)
+    assert defaulted == expected
+    assert spec == given_spec  # nothing given is changed
+    assert (defaulted is spec) is (expected == given_spec and json.dumps(expected) == json.dumps(given_spec))
+
+
+@given(
+    st.lists(
+        st.one_of(st.fixed_dictionaries({}, optional={"tolerations": _TOLERATIONS}), st.just("x")), max_size=3
+    )
+)
+@settings(max_examples=300, deadline=None)
+def test_v1_status_defaulting_copies_only_what_it_defaults(results: list[Any]) -> None:
+    def tolerations_of(items: list[Any]) -> list[Any]:
+        return [r.get("tolerations") if isinstance(r, dict) else None for r in items]
+
+    status = {"allocation": {"devices": {"results": results}}}
+    expected = [
+        reference_defaulted_request({"tolerations": t, "allocationMode": "All"})["tolerations"]
+        if isinstance(t, list)
+        else t
+        for t in tolerations_of(results)
+    ]
+    defaulted = v1_defaults.defaulted_claim_status(status)
+    found = tolerations_of(defaulted["allocation"]["devices"]["results"])
+    assert found == expected
+    assert (defaulted is status) is (json.dumps(found) == json.dumps(tolerations_of(results)))

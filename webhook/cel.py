@@ -300,8 +300,9 @@ def _not_bool_detail(result: Compilation, environment: str) -> str:
 
 def as_go_string(text: str) -> str:
     """The string Go's JSON decoder makes: a lone UTF-16 surrogate (legal in a JSON escape,
-    kept by Python's decoder) becomes U+FFFD, as `encoding/json` replaces it."""
-    if not any("\ud800" <= char <= "\udfff" for char in text):
+    kept by Python's decoder) becomes U+FFFD, as `encoding/json` replaces it. ASCII text (the usual
+    selector) has none, decided in C."""
+    if text.isascii() or not any("\ud800" <= char <= "\udfff" for char in text):
         return text
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 

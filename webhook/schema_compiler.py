@@ -22,6 +22,7 @@ from webhook.schema_nodes import (
     Int64,
     Map,
     Node,
+    QuantityScalar,
     Scalar,
     StringEnum,
     Struct,
@@ -149,6 +150,8 @@ class SchemaCompiler:
             return Int64(expected)
         if accepted == {"integer"} and format_name == "int32" and enum is None:
             return Int32(expected)
+        if format_name == "quantity" and enum is None:
+            return QuantityScalar(frozenset(accepted), expected)
         return Scalar(
             frozenset(accepted),
             expected,

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+import orjson
+
 from webhook.field import ROOT, ErrorList, FieldPath, go_quote, invalid, not_supported, required, type_invalid
 from webhook.gotime import is_rfc3339
 from webhook.quantity import INT64_MAX, INT64_MIN, quantity_error
@@ -160,14 +162,16 @@ def _check_old(node: Node, value: Any, passed: Any, link: Link, findings: Findin
     """`node.check(value)` for a value of an old object, `passed` being the new object's value at
     the same path (None if it has none), which had no errors.
 
-    Where `node` takes neither booleans nor numbers, a value equal to `passed` has its verdict:
-    ``==`` then means the same JSON types all the way down (a string equals only a string, a
-    list only a list, a dict only a mapping), and the check reads nothing else. Below a node that
-    takes them, 1 == 1.0 == true, so the walk goes on, comparing the children the same way.
+    A value that is the same JSON as `passed` has its verdict. Where `node` takes neither booleans
+    nor numbers, ``==`` says so: it then means the same JSON types all the way down (a string equals
+    only a string, a list only a list, a dict only a mapping), and the check reads nothing else.
+    Below a node that takes them, 1 == 1.0 == true, so equal values are told apart by orjson's
+    bytes (1, 1.0 and true are written differently); values whose bytes differ (keys in another
+    order, say) are walked, comparing the children the same way.
     """
     if passed is None:
         node.check(value, link, findings)
-    elif node.numeric or not _equal(value, passed):
+    elif not _equal(value, passed) or (node.numeric and not _same_json(value, passed)):
         node.check_against(value, passed, link, findings)
 
 
@@ -175,6 +179,14 @@ def _equal(value: Any, other: Any) -> bool:
     try:
         return bool(value == other)
     except RecursionError:  # nested deeper than the interpreter compares
+        return False
+
+
+def _same_json(value: Any, other: Any) -> bool:
+    """Whether orjson writes the same bytes for both (False when it cannot write one of them)."""
+    try:
+        return orjson.dumps(value) == orjson.dumps(other)
+    except TypeError:  # orjson.JSONEncodeError: integers beyond 64 bits, non-string keys, deep nesting
         return False
 
 
@@ -276,6 +288,20 @@ class Int32(Scalar):
             Scalar.check(self, value, link, findings)
 
 
+class QuantityScalar(Scalar):
+    """A `resource.Quantity` (`format: quantity`): a string `ParseQuantity` reads, or a number. A
+    string found valid is remembered (a slice repeats its capacities on every device)."""
+
+    __slots__ = ()
+
+    def __init__(self, accepted: frozenset[str], expected: str) -> None:
+        super().__init__(accepted, expected, _check_quantity, None)
+
+    def check(self, value: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not str or value not in _VALID_QUANTITIES:
+            Scalar.check(self, value, link, findings)
+
+
 class FreeObject(Node):
     """`type: object` with neither properties nor additionalProperties: any object."""
 
@@ -294,12 +320,17 @@ class Struct(Node):
     by types alone (see `check_items`); an unknown field maps to nothing, whose type no value has.
     """
 
-    __slots__ = ("fields", "required", "settled_types")
+    __slots__ = ("fields", "int64_fields", "required", "settled_types")
 
     def __init__(self, fields: Mapping[str, Node], required: tuple[str, ...]) -> None:
         super().__init__(numeric=any(node.numeric for node in fields.values()))
         self.fields: dict[str, Node] = dict(fields)
         self.settled_types: dict[str, type] = {name: node.settled for name, node in fields.items()}
+        # The fields of a plain int64 (`Int64`, no format but int64, no enum): an integer within
+        # int64 needs no look there either.
+        self.int64_fields: frozenset[str] = frozenset(
+            name for name, node in fields.items() if type(node) is Int64
+        )
         self.required = required
 
     def check(self, value: Any, link: Link, findings: Findings) -> None:
@@ -338,22 +369,31 @@ class Struct(Node):
     def check_items(self, array: list[Any], link: Link, findings: Findings) -> None:
         """`check` of every item of a list of these structs (a list's items are checked here).
 
-        An object whose fields all hold values of their settled types (32 consumer references)
+        An object whose fields all hold values that need no look (`settles`: 32 consumer references)
         is decided by one loop over its fields, without a call; any other item gets the full
         check, from its first field.
         """
-        settled_types = self.settled_types
         look_at_all = findings.report_missing_required and bool(self.required)
         for index, item in enumerate(array):
-            if type(item) is dict and not look_at_all:
-                obj: dict[Any, Any] = item
-                for key, child in obj.items():
-                    if type(child) is not settled_types.get(key):
-                        break
-                else:
-                    continue
+            if type(item) is dict and not look_at_all and self.settles(item):
+                continue
             if item is not None:
                 self.check(item, (link, index), findings)
+
+    def settles(self, obj: dict[Any, Any]) -> bool:
+        """True when `check(obj)` finds nothing for certain, from the types of its values alone: each
+        is of its field's settled type (null where that is NoneType), or an integer within int64 in
+        a plain int64 field. An unknown field settles nothing. False says nothing: the caller runs
+        `check`. (Missing required fields are the caller's to look for.)"""
+        settled_types = self.settled_types
+        int64_fields = self.int64_fields
+        for key, child in obj.items():
+            if type(child) is settled_types.get(key):
+                continue
+            if type(child) is int and key in int64_fields and INT64_MIN <= child <= INT64_MAX:
+                continue
+            return False
+        return True
 
     def _report_missing(self, value: dict[Any, Any], link: Link, findings: Findings) -> None:
         for name in self.required:
@@ -362,13 +402,17 @@ class Struct(Node):
 
 
 class Map(Node):
-    """A Go map[string]T (labels, annotations)."""
+    """A Go map[string]T (labels, annotations, a device's attributes).
 
-    __slots__ = ("values",)
+    A map of structs decides each value that its struct `settles` without a call (a device's
+    attributes, one scalar member each)."""
+
+    __slots__ = ("struct_values", "values")
 
     def __init__(self, values: Node) -> None:
         super().__init__(numeric=values.numeric)
         self.values = values
+        self.struct_values = values if isinstance(values, Struct) else None
 
     def check(self, value: Any, link: Link, findings: Findings) -> None:
         if type(value) is not dict:
@@ -379,8 +423,13 @@ class Map(Node):
         obj: dict[Any, Any] = value
         values = self.values
         settled = values.settled
+        struct = self.struct_values
+        if struct is not None and findings.report_missing_required and struct.required:
+            struct = None  # each value is looked at for its required fields
         for key, child in obj.items():
             if type(child) is not settled and child is not None:
+                if struct is not None and type(child) is dict and struct.settles(child):
+                    continue
                 values.check(child, (link, _MapKey(key)), findings)
 
 
@@ -451,6 +500,19 @@ def _check_quantity(value: Any, link: Link, findings: Findings) -> None:
         message = quantity_error(value)
         if message is not None:
             findings.errors.append(invalid(_field_path(link), value, message))
+        elif (
+            type(value) is str
+            and len(value) <= VALID_QUANTITY_MAX_LENGTH
+            and len(_VALID_QUANTITIES) < VALID_QUANTITIES_MAX
+        ):
+            _VALID_QUANTITIES.add(value)
+
+
+# Quantity strings found valid, at most this many of at most this length: parsing is pure, so a string
+# valid once is valid always. Module state on purpose, as webhook/cel.py's selector cache.
+VALID_QUANTITIES_MAX: Final = 4096
+VALID_QUANTITY_MAX_LENGTH: Final = 64
+_VALID_QUANTITIES: Final[set[str]] = set()
 
 
 FORMATS: Final[Mapping[str, FormatCheck | None]] = {

@@ -54,6 +54,7 @@ from webhook.rules.v1.gojson import (
     RESOURCE_CLAIM_CONSUMER_REFERENCE,
     go_encoded,
 )
+from webhook.rules.v1.remembered import ValidValues
 from webhook.rules.values import mapping, optional_mapping, sequence, text
 
 ALLOCATION_MODES: Final = ("All", "ExactCount")
@@ -161,13 +162,15 @@ def validate_device_configuration(config: Any, old: Any, path: FieldPath) -> Err
     opaque = optional_mapping(mapping(config).get("opaque"))
     if opaque is None:
         return []
-    return validate_opaque_configuration(opaque, path.child("opaque"))
+    driver = text(opaque.get("driver"))
+    return [] if VALID_DRIVERS.holds(driver) else _driver(driver, path.child("opaque", "driver"))
 
 
 def validate_opaque_configuration(opaque: Mapping[str, Any], path: FieldPath) -> ErrorList:
     """`Validate_OpaqueDeviceConfiguration`: the driver is required, a caseless long name of at most
     63 characters."""
-    return _driver(text(opaque.get("driver")), path.child("driver"))
+    driver = text(opaque.get("driver"))
+    return [] if VALID_DRIVERS.holds(driver) else _driver(driver, path.child("driver"))
 
 
 def _driver(driver: str, path: FieldPath) -> ErrorList:
@@ -175,6 +178,16 @@ def _driver(driver: str, path: FieldPath) -> ErrorList:
     if required:
         return required
     return beta(long_name_caseless(driver, path)) + beta(max_length(driver, 63, path))
+
+
+def _pool(pool: str, path: FieldPath) -> ErrorList:
+    """A result's pool: required, and a resource pool name."""
+    return beta(required_value(bool(pool), path)) or beta(resource_pool_name(pool, path))
+
+
+# Drivers and pools found valid (`webhook.rules.v1.remembered`): asked before a path is made.
+VALID_DRIVERS: Final = ValidValues(_driver)
+VALID_POOLS: Final = ValidValues(_pool)
 
 
 # --- ResourceClaim spec (and a template's spec.spec) --------------------------------------------------------
@@ -367,6 +380,8 @@ def _device_constraint(constraint: Any, old: Any, path: FieldPath) -> ErrorList:
 def _request_references(references: Any, path: FieldPath) -> ErrorList:
     """The `requests` of a constraint or configuration: at most 32, a set."""
     names = _texts(references)
+    if len(names) <= 1:
+        return []  # within the limit, and one name is a set
     too_many = beta(max_items(len(names), 32, path))
     if too_many:
         return too_many
@@ -468,24 +483,27 @@ def _allocation_result(allocation: Mapping[str, Any], path: FieldPath) -> ErrorL
 
 
 def _device_request_allocation_result(result: Any, old: Any, path: FieldPath) -> ErrorList:
-    """`Validate_DeviceRequestAllocationResult`."""
+    """`Validate_DeviceRequestAllocationResult`. A driver or pool found valid before, and an optional
+    part that is absent or within its limit, get no path made for them."""
     fields = mapping(result)
-    errs = _driver(text(fields.get("driver")), path.child("driver"))
-    pool, pool_path = text(fields.get("pool")), path.child("pool")
-    errs += beta(required_value(bool(pool), pool_path)) or beta(resource_pool_name(pool, pool_path))
-    errs += _tolerations(fields.get("tolerations"), path.child("tolerations"))
-    errs += beta(
-        max_items(len(sequence(fields.get("bindingConditions"))), 4, path.child("bindingConditions"))
-    )
-    errs += beta(
-        max_items(
-            len(sequence(fields.get("bindingFailureConditions"))), 4, path.child("bindingFailureConditions")
-        )
-    )
+    driver = text(fields.get("driver"))
+    errs = [] if VALID_DRIVERS.holds(driver) else _driver(driver, path.child("driver"))
+    pool = text(fields.get("pool"))
+    if not VALID_POOLS.holds(pool):
+        errs += _pool(pool, path.child("pool"))
+    tolerations = sequence(fields.get("tolerations"))
+    if tolerations:
+        errs += _tolerations(tolerations, path.child("tolerations"))
+    for name in ("bindingConditions", "bindingFailureConditions"):
+        conditions = sequence(fields.get(name))
+        if len(conditions) > 4:
+            errs += beta(max_items(len(conditions), 4, path.child(name)))
     share_id = fields.get("shareID")
     if isinstance(share_id, str):
         errs += beta(uuid(share_id, path.child("shareID")))
-    errs += _skip_node_operations(fields.get("skipNodeOperations"), path.child("skipNodeOperations"))
+    operations = fields.get("skipNodeOperations")
+    if sequence(operations):
+        errs += _skip_node_operations(operations, path.child("skipNodeOperations"))
     return errs
 
 
@@ -564,23 +582,33 @@ _SCALAR_MEMBERS: Final = frozenset({"int", "bool", "string", "version"})
 NODE_ALLOCATABLE_MAPPING_MEMBERS: Final = ("capacityKey", "deviceMultiplier")
 
 
-def validate_resource_slice(new: Mapping[str, Any], old: Old) -> ErrorList:
-    """`Validate_ResourceSlice`: the spec (ObjectMeta's tags are alpha)."""
+def validate_resource_slice(
+    new: Mapping[str, Any], old: Old, *, usual_attributes: Sequence[bool] | None = None
+) -> ErrorList:
+    """`Validate_ResourceSlice`: the spec (ObjectMeta's tags are alpha). `usual_attributes`, when
+    given, says for each device of the new spec whether its attributes are all usual (one scalar
+    member each, as the kind's hand-written checks establish: `slicedevices.usual_attribute_flags`),
+    so that their unions need no look here."""
     update = old is not None
     spec, old_spec = new.get("spec"), old.get("spec") if old is not None else None
     if _unchanged(spec, old_spec, update, shapes.RESOURCE_SLICE_SPEC):
         return []
-    return _resource_slice_spec(mapping(spec), mapping(old_spec) if update else None, _SPEC)
+    return _resource_slice_spec(mapping(spec), mapping(old_spec) if update else None, _SPEC, usual_attributes)
 
 
-def _resource_slice_spec(spec: Mapping[str, Any], old: Old, path: FieldPath) -> ErrorList:
+def _resource_slice_spec(
+    spec: Mapping[str, Any], old: Old, path: FieldPath, usual_attributes: Sequence[bool] | None
+) -> ErrorList:
     """`Validate_ResourceSliceSpec`: the devices (never correlated with the old ones), the counter sets
     (matched by name), the partition type attribute and the skipped node operations."""
     correlated = old is not None
     old_fields = mapping(old)
     errs: ErrorList = []
     if not _unchanged(spec.get("devices"), old_fields.get("devices"), correlated, shapes.DEVICES):
-        errs += _each(list(sequence(spec.get("devices"))), None, path.child("devices"), _device)
+        devices, devices_path = sequence(spec.get("devices")), path.child("devices")
+        for i, device in enumerate(devices):  # `_each` without keys: no old device
+            usual = usual_attributes is not None and i < len(usual_attributes) and usual_attributes[i]
+            errs += _device(device, None, devices_path.index(i), usual_attributes=usual)
     counter_sets = sequence(spec.get("sharedCounters"))
     if counter_sets and not _unchanged(
         spec.get("sharedCounters"), old_fields.get("sharedCounters"), correlated, shapes.COUNTER_SETS
@@ -661,13 +689,18 @@ def _counters(counters: Any, old: Any, path: FieldPath) -> ErrorList:
     return errs
 
 
-def _device(device: Any, old: Any, path: FieldPath) -> ErrorList:
-    """`Validate_Device` of a device of a changed list (no old device: the list has no keys)."""
+def _device(device: Any, old: Any, path: FieldPath, *, usual_attributes: bool = False) -> ErrorList:
+    """`Validate_Device` of a device of a changed list (no old device: the list has no keys). Each
+    part is looked at only when it is there: an absent or empty one has no tag that could fail (the
+    list limits count items, the unions look at set members); the attributes not when the caller
+    knows them to be usual."""
     fields = mapping(device)
-    attributes_path = path.child("attributes")
     errs: ErrorList = []
-    for key, attribute in mapping(fields.get("attributes")).items():
-        errs += _device_attribute(mapping(attribute), attributes_path, key)
+    attributes = mapping(fields.get("attributes"))
+    if not (usual_attributes or _usual_attributes(attributes)):
+        attributes_path = path.child("attributes")
+        for key, attribute in attributes.items():
+            errs += _device_attribute(mapping(attribute), attributes_path, key)
     consumptions = sequence(fields.get("consumesCounters"))
     if consumptions:
         consumptions_path = path.child("consumesCounters")
@@ -684,24 +717,43 @@ def _device(device: Any, old: Any, path: FieldPath) -> ErrorList:
                 )
             )
             errs += _each(consumptions, None, consumptions_path, _counter_consumption)
-    errs += _each(list(sequence(fields.get("taints"))), None, path.child("taints"), device_taint)
+    taints = sequence(fields.get("taints"))
+    if taints:
+        errs += _each(list(taints), None, path.child("taints"), device_taint)
     for name in ("bindingConditions", "bindingFailureConditions"):
-        errs += beta(max_items(len(sequence(fields.get(name))), 4, path.child(name)))
-    resources_path = path.child("nodeAllocatableResources")
-    for name, resource in mapping(fields.get("nodeAllocatableResources")).items():
-        resource_mapping = optional_mapping(mapping(resource).get("mapping"))
-        if resource_mapping is not None:
-            specified = [
-                member
-                for member in NODE_ALLOCATABLE_MAPPING_MEMBERS
-                if resource_mapping.get(member) is not None
-            ]
-            mapping_path = resources_path.key(name).child("mapping")
-            errs += union(specified, NODE_ALLOCATABLE_MAPPING_MEMBERS, mapping_path)
+        conditions = sequence(fields.get(name))
+        if len(conditions) > 4:
+            errs += beta(max_items(len(conditions), 4, path.child(name)))
+    resources = mapping(fields.get("nodeAllocatableResources"))
+    if resources:
+        resources_path = path.child("nodeAllocatableResources")
+        for name, resource in resources.items():
+            resource_mapping = optional_mapping(mapping(resource).get("mapping"))
+            if resource_mapping is not None:
+                specified = [
+                    member
+                    for member in NODE_ALLOCATABLE_MAPPING_MEMBERS
+                    if resource_mapping.get(member) is not None
+                ]
+                mapping_path = resources_path.key(name).child("mapping")
+                errs += union(specified, NODE_ALLOCATABLE_MAPPING_MEMBERS, mapping_path)
     return errs
 
 
-def _device_attribute(attribute: Mapping[str, Any], attributes_path: FieldPath, key: str) -> ErrorList:
+def _usual_attributes(attributes: dict[str, Any]) -> bool:
+    """True when every attribute sets one scalar member, so `_device_attribute` finds nothing in any
+    of them. False says nothing: the caller walks them."""
+    for attribute in attributes.values():
+        if type(attribute) is not dict or len(attribute) != 1:
+            return False
+        members: dict[Any, Any] = attribute
+        for member, value in members.items():
+            if value is None or member not in _SCALAR_MEMBERS:
+                return False
+    return True
+
+
+def _device_attribute(attribute: dict[str, Any], attributes_path: FieldPath, key: str) -> ErrorList:
     """`Validate_DeviceAttribute` of `attributes[key]`: exactly one member (a list member counts when
     it has items)."""
     if len(attribute) == 1:  # the usual attribute, one scalar member set: no error, decided at once

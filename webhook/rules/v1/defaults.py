@@ -8,15 +8,14 @@
   (requests, subrequests, allocation results).
 
 Objects that come through the API server are defaulted already; objects given offline may not be,
-so the rules default them as the v1alpha2 rules apply their defaulter. The functions return new
-values and never change what they are given.
+so the rules default them as the v1alpha2 rules apply their defaulter. The functions never change
+what they are given: they return a new value where a default applies, and the value they were given
+where none does (the usual case, which then costs no copy).
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
-
-from webhook.rules.values import sequence
 
 EXACT_COUNT: Final = "ExactCount"
 DEFAULT_TOLERATION_OPERATOR: Final = "Equal"
@@ -30,18 +29,32 @@ def defaulted_claim_spec(spec: Any) -> Any:
     devices = spec.get("devices")
     if not isinstance(devices, dict) or not isinstance(devices.get("requests"), list):
         return spec
-    requests = [_defaulted_request(request) for request in devices["requests"]]
+    given = devices["requests"]
+    requests = [_defaulted_request(request) for request in given]
+    if _same_items(requests, given):
+        return spec
     return {**spec, "devices": {**devices, "requests": requests}}
+
+
+def _same_items(items: list[Any], given: list[Any]) -> bool:
+    """Whether each item is the one given (nothing was defaulted)."""
+    return all(item is original for item, original in zip(items, given, strict=True))
 
 
 def _defaulted_request(request: Any) -> Any:
     if not isinstance(request, dict):
         return request
+    exactly, first_available = request.get("exactly"), request.get("firstAvailable")
+    defaulted_exactly = defaulted_device_request(exactly) if isinstance(exactly, dict) else exactly
+    subrequests: list[Any] = first_available if isinstance(first_available, list) else []
+    defaulted_subrequests = [defaulted_device_request(sub) for sub in subrequests]
+    if defaulted_exactly is exactly and _same_items(defaulted_subrequests, subrequests):
+        return request
     defaulted = dict(request)
-    if isinstance(request.get("exactly"), dict):
-        defaulted["exactly"] = defaulted_device_request(request["exactly"])
-    if isinstance(request.get("firstAvailable"), list):
-        defaulted["firstAvailable"] = [defaulted_device_request(sub) for sub in request["firstAvailable"]]
+    if isinstance(exactly, dict):
+        defaulted["exactly"] = defaulted_exactly
+    if isinstance(first_available, list):
+        defaulted["firstAvailable"] = defaulted_subrequests
     return defaulted
 
 
@@ -49,26 +62,40 @@ def defaulted_device_request(request: Any) -> Any:
     """`SetDefaults_ExactDeviceRequest` / `SetDefaults_DeviceSubRequest`, and the tolerations."""
     if not isinstance(request, dict):
         return request
-    defaulted = dict(request)
     mode = request.get("allocationMode")
-    if mode is None or mode == "":
-        mode = defaulted["allocationMode"] = EXACT_COUNT
     count = request.get("count")
-    if mode == EXACT_COUNT and (count is None or (type(count) is int and count == 0)):
+    tolerations = request.get("tolerations")
+    mode_defaulted = mode is None or mode == ""
+    count_defaulted = (EXACT_COUNT if mode_defaulted else mode) == EXACT_COUNT and (
+        count is None or (type(count) is int and count == 0)
+    )
+    defaulted_list = defaulted_tolerations(tolerations) if isinstance(tolerations, list) else tolerations
+    if not mode_defaulted and not count_defaulted and defaulted_list is tolerations:
+        return request
+    defaulted = dict(request)
+    if mode_defaulted:
+        defaulted["allocationMode"] = EXACT_COUNT
+    if count_defaulted:
         defaulted["count"] = 1
-    if isinstance(request.get("tolerations"), list):
-        defaulted["tolerations"] = defaulted_tolerations(request["tolerations"])
+    if isinstance(tolerations, list):
+        defaulted["tolerations"] = defaulted_list
     return defaulted
 
 
 def defaulted_tolerations(tolerations: list[Any]) -> list[Any]:
-    """`operator` defaults to Equal."""
+    """`operator` defaults to Equal (the list given when no toleration lacks one)."""
+    if not any(_operator_defaulted(toleration) for toleration in tolerations):
+        return tolerations
     return [
         {**toleration, "operator": DEFAULT_TOLERATION_OPERATOR}
-        if isinstance(toleration, dict) and toleration.get("operator") in (None, "")
+        if _operator_defaulted(toleration)
         else toleration
         for toleration in tolerations
     ]
+
+
+def _operator_defaulted(toleration: Any) -> bool:
+    return isinstance(toleration, dict) and toleration.get("operator") in (None, "")
 
 
 def defaulted_claim_status(status: Any) -> Any:
@@ -81,10 +108,16 @@ def defaulted_claim_status(status: Any) -> Any:
     devices = allocation.get("devices")
     if not isinstance(devices, dict) or not isinstance(devices.get("results"), list):
         return status
-    results = [
-        {**result, "tolerations": defaulted_tolerations(result["tolerations"])}
-        if isinstance(result, dict) and isinstance(result.get("tolerations"), list)
-        else result
-        for result in sequence(devices["results"])
-    ]
+    given = devices["results"]
+    results = [_defaulted_result(result) for result in given]
+    if _same_items(results, given):
+        return status
     return {**status, "allocation": {**allocation, "devices": {**devices, "results": results}}}
+
+
+def _defaulted_result(result: Any) -> Any:
+    if not isinstance(result, dict) or not isinstance(result.get("tolerations"), list):
+        return result
+    tolerations = result["tolerations"]
+    defaulted = defaulted_tolerations(tolerations)
+    return result if defaulted is tolerations else {**result, "tolerations": defaulted}

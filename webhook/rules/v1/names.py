@@ -44,6 +44,7 @@ from webhook.rules.names import (
     is_valid_dns1123_subdomain,
 )
 from webhook.rules.v1.declarative import C_IDENTIFIER_MSG, is_c_identifier
+from webhook.rules.v1.remembered import ValidValues
 
 # resource.PoolNameMaxLength: the same as a node name.
 POOL_NAME_MAX_LENGTH: Final = 253
@@ -141,6 +142,17 @@ def validate_request_name(value: str, path: FieldPath) -> ErrorList:
     return validate_dns_label(value, path)
 
 
+def validate_request_reference_names(reference: str, path: FieldPath) -> ErrorList:
+    """The names in a reference to a request ("request" or "request/subrequest") as
+    `validateRequestNameRef` checks them -- at most one '/', each segment a request name -- without
+    asking whether the claim has that request. Only whether it finds anything is used (the caller words
+    the errors with `devices.validate_request_name_ref`)."""
+    segments = reference.split("/")
+    if len(segments) > 2:
+        return [invalid(path, reference, "more than one '/'")]
+    return [error for segment in segments for error in validate_request_name(segment, path)]
+
+
 def validate_device_class_name(value: str, path: FieldPath) -> ErrorList:
     """`validateDeviceClass`: Required when empty, else a DNS subdomain."""
     if not value:
@@ -189,19 +201,9 @@ def uuid_parse_error(value: str) -> str | None:
 def validate_qualified_name(value: str, path: FieldPath) -> ErrorList:
     """`validateQualifiedName`: a C identifier of at most 32 bytes, or "domain/identifier" with the
     domain checked as a driver name. More than one '/' is not checked further in 1.37. A name found
-    valid is remembered (a slice repeats its attribute names on every device)."""
-    if value in _VALID_QUALIFIED_NAMES:
-        return []
-    errs = _validate_qualified_name(value, path)
-    if not errs and len(_VALID_QUALIFIED_NAMES) < VALID_QUALIFIED_NAMES_MAX:
-        _VALID_QUALIFIED_NAMES.add(value)
-    return errs
-
-
-# Qualified names found valid, at most this many (each at most 96 bytes): validating is pure, so a
-# name valid once is valid always. Module state on purpose, as webhook/cel.py's selector cache.
-VALID_QUALIFIED_NAMES_MAX: Final = 4096
-_VALID_QUALIFIED_NAMES: Final[set[str]] = set()
+    valid is remembered (`VALID_QUALIFIED_NAMES`: a slice repeats its attribute names on every
+    device)."""
+    return [] if VALID_QUALIFIED_NAMES.holds(value) else _validate_qualified_name(value, path)
 
 
 def _validate_qualified_name(value: str, path: FieldPath) -> ErrorList:
@@ -240,3 +242,14 @@ def validate_fully_qualified_name(value: str, path: FieldPath) -> ErrorList:
     if "/" not in value:
         errs.append(invalid(path, go_json_value(value), FULLY_QUALIFIED_NAME_MSG))
     return with_origin(errs, FULLY_QUALIFIED_NAME)
+
+
+# Names found valid (`webhook.rules.v1.remembered`): asked before a path is made for the check.
+VALID_QUALIFIED_NAMES: Final = ValidValues(_validate_qualified_name)
+VALID_DNS_LABELS: Final = ValidValues(validate_dns_label)
+VALID_DNS_SUBDOMAINS: Final = ValidValues(validate_dns_subdomain)
+VALID_DRIVER_NAMES: Final = ValidValues(validate_driver_name)
+VALID_POOL_NAMES: Final = ValidValues(validate_pool_name)
+VALID_REQUEST_REFERENCES: Final = ValidValues(validate_request_reference_names)
+VALID_DEVICE_CLASS_NAMES: Final = ValidValues(validate_device_class_name)
+VALID_FULLY_QUALIFIED_NAMES: Final = ValidValues(validate_fully_qualified_name)

@@ -35,7 +35,7 @@ from webhook.rules.v1.devices import validate_set
 from webhook.rules.v1.gojson import DEVICE_ATTRIBUTE, NODE_SELECTOR_TERMS, go_encoded
 from webhook.rules.v1.lifecycle import merge_validations, updated_with_common_fields
 from webhook.rules.v1.names import validate_driver_name, validate_fully_qualified_name, validate_pool_name
-from webhook.rules.v1.slicedevices import validate_counter_set, validate_device
+from webhook.rules.v1.slicedevices import usual_attribute_flags, validate_counter_set, validate_device
 from webhook.rules.values import integer, mapping, sequence, text
 
 RESOURCE_SLICE_MAX_DEVICES: Final = 128
@@ -62,25 +62,36 @@ _SPEC = ROOT.child("spec")
 
 
 def validate_resource_slice(resource_slice: Obj) -> ErrorList:
-    """Create: `ValidateResourceSlice` merged with `Validate_ResourceSlice`."""
+    """Create: `ValidateResourceSlice` merged with `Validate_ResourceSlice`. Which devices have only
+    usual attributes is worked out once for both."""
+    spec = mapping(resource_slice.get("spec"))
+    usual = usual_attribute_flags(sequence(spec.get("devices")))
     handwritten = meta.validate_object_meta(resource_slice.get("metadata"), namespaced=False, release=RELEASE)
-    handwritten += validate_resource_slice_spec(mapping(resource_slice.get("spec")), None, _SPEC)
-    return merge_validations(handwritten, declared.validate_resource_slice(resource_slice, None))
+    handwritten += validate_resource_slice_spec(spec, None, _SPEC, usual_attributes=usual)
+    declarative = declared.validate_resource_slice(resource_slice, None, usual_attributes=usual)
+    return merge_validations(handwritten, declarative)
 
 
 def validate_resource_slice_update(new: Obj, old: Obj) -> ErrorList:
     """Update: `rest.validateCommonFields`, then `ValidateResourceSliceUpdate`, merged with
     `Validate_ResourceSlice(new, old)`."""
+    spec = mapping(new.get("spec"))
+    usual = usual_attribute_flags(sequence(spec.get("devices")))
     handwritten = updated_with_common_fields(new.get("metadata"), old.get("metadata"), namespaced=False)
     handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
-    handwritten += validate_resource_slice_spec(mapping(new.get("spec")), mapping(old.get("spec")), _SPEC)
-    return merge_validations(handwritten, declared.validate_resource_slice(new, old))
+    handwritten += validate_resource_slice_spec(spec, mapping(old.get("spec")), _SPEC, usual_attributes=usual)
+    return merge_validations(handwritten, declared.validate_resource_slice(new, old, usual_attributes=usual))
 
 
 def validate_resource_slice_spec(
-    spec: Mapping[str, Any], old_spec: Mapping[str, Any] | None, path: FieldPath
+    spec: Mapping[str, Any],
+    old_spec: Mapping[str, Any] | None,
+    path: FieldPath,
+    *,
+    usual_attributes: Sequence[bool] | None = None,
 ) -> ErrorList:
-    """`validateResourceSliceSpec`."""
+    """`validateResourceSliceSpec`. `usual_attributes`: for each device, whether its attributes are
+    all usual (`usual_attribute_flags`; worked out here when not given)."""
     errs = validate_driver_name(text(spec.get("driver")), path.child("driver"))
     errs += _validate_resource_pool(mapping(spec.get("pool")), path.child("pool"))
     if old_spec is not None:
@@ -89,7 +100,7 @@ def validate_resource_slice_spec(
     devices, shared_counters = spec.get("devices"), spec.get("sharedCounters")
     if isinstance(devices, list) and isinstance(shared_counters, list):
         errs.append(invalid(path, "", "only one of `sharedCounters` or `devices` is allowed"))
-    errs += _validate_devices(spec, old_spec, path.child("devices"))
+    errs += _validate_devices(spec, old_spec, path.child("devices"), usual_attributes)
     errs += validate_set(
         sequence(shared_counters),
         RESOURCE_SLICE_MAX_COUNTER_SETS,
@@ -186,44 +197,52 @@ def _validate_node_selection(spec: Mapping[str, Any], path: FieldPath) -> ErrorL
 _LIST_MEMBERS: Final = frozenset({"bools", "ints", "strings", "versions"})
 
 
-def _uses_advanced_features(devices: Sequence[Any]) -> bool:
+def _uses_advanced_features(devices: Sequence[Any], usual_attributes: Sequence[bool]) -> bool:
     """`haveDeviceTaints || haveConsumesCounters || haveListAttributes`: a device with taints, one that
-    consumes counters, or one with a list attribute (an empty list too: a non-nil slice)."""
-    for device in devices:
+    consumes counters, or one with a list attribute (an empty list too: a non-nil slice). A device
+    whose attributes are all usual has no list attribute."""
+    for device, usual in zip(devices, usual_attributes, strict=True):
         fields = mapping(device)
         if sequence(fields.get("taints")) or sequence(fields.get("consumesCounters")):
             return True
-        for attribute in mapping(fields.get("attributes")).values():
-            values = mapping(attribute)
-            if len(values) == 1 and next(iter(values)) not in _LIST_MEMBERS:
-                continue  # the usual attribute: one scalar member
-            if any(
-                isinstance(values.get(member), list) for member in ("bools", "ints", "strings", "versions")
-            ):
-                return True
+        if not usual:
+            for attribute in mapping(fields.get("attributes")).values():
+                for member, value in mapping(attribute).items():
+                    if isinstance(value, list) and member in _LIST_MEMBERS:
+                        return True
     return False
 
 
 def _validate_devices(
-    spec: Mapping[str, Any], old_spec: Mapping[str, Any] | None, path: FieldPath
+    spec: Mapping[str, Any],
+    old_spec: Mapping[str, Any] | None,
+    path: FieldPath,
+    usual_attributes: Sequence[bool] | None,
 ) -> ErrorList:
     """`validateSet(devices, maxDevices, validateDevice, name)`: nothing covered; each device is
     compared with the old slice's first device of its name (`lookupDevice`)."""
     devices = sequence(spec.get("devices"))
+    usual = usual_attribute_flags(devices) if usual_attributes is None else usual_attributes
+    # Either limit passes a slice of at most 64 devices: the features are looked for only above it.
     limit = (
         RESOURCE_SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES
-        if _uses_advanced_features(devices)
+        if len(devices) > RESOURCE_SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES
+        and _uses_advanced_features(devices, usual)
         else RESOURCE_SLICE_MAX_DEVICES
     )
     per_device = spec.get("perDeviceNodeSelection") is True
     old_devices = sequence(old_spec.get("devices")) if old_spec is not None else []
     return validate_set(
-        devices,
+        list(zip(devices, usual, strict=True)),
         limit,
-        lambda device, at: validate_device(
-            mapping(device), _lookup_device(old_devices, _name(device)), at, per_device=per_device
+        lambda entry, at: validate_device(
+            mapping(entry[0]),
+            _lookup_device(old_devices, _name(entry[0])),
+            at,
+            per_device=per_device,
+            usual_attributes=entry[1],
         ),
-        _name,
+        lambda entry: _name(entry[0]),
         path,
     )
 
@@ -232,7 +251,7 @@ def _name(device: Any) -> str:
     return text(mapping(device).get("name"))
 
 
-def _lookup_device(devices: Sequence[Any], name: str) -> Mapping[str, Any] | None:
+def _lookup_device(devices: Sequence[Any], name: str) -> dict[str, Any] | None:
     """`lookupDevice`: the first device of that name."""
     for device in devices:
         if _name(device) == name:

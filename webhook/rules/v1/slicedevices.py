@@ -60,10 +60,13 @@ from webhook.rules.v1.gojson import DEVICE_ATTRIBUTE, go_encoded
 from webhook.rules.v1.names import (
     DEVICE_MAX_DOMAIN_LENGTH,
     DEVICE_MAX_ID_LENGTH,
+    VALID_DNS_LABELS,
+    VALID_QUALIFIED_NAMES,
     validate_counter_name,
     validate_device_name,
     validate_qualified_name,
 )
+from webhook.rules.v1.remembered import ValidValues
 from webhook.rules.values import mapping, optional_mapping, sequence, text
 
 # Limits of resource.k8s.io (pkg/apis/resource/types.go, 1.37).
@@ -247,20 +250,41 @@ def _is_valid_scalar_attribute(attribute: Any) -> bool:
     a valid value. False says nothing: the caller runs `validate_attribute`."""
     if type(attribute) is not dict or len(attribute) != 1:
         return False
-    for member, value in attribute.items():
-        if member == "bool" or member == "int":
-            return value is not None
-        if type(value) is not str:
+    fields: dict[Any, Any] = attribute
+    for member, value in fields.items():
+        if type(member) is not str:
             return False
         if member == "string":
-            return byte_length(value) <= DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH
+            return type(value) is str and _is_short_string_value(value)
+        if member == "int" or member == "bool":
+            return value is not None
         if member == "version":
-            return (
-                value.isascii()
-                and _SEMVER.fullmatch(value) is not None
-                and byte_length(value) <= DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH
-            )
+            return type(value) is str and VALID_VERSIONS.holds(value)
     return False
+
+
+def _is_short_string_value(value: str) -> bool:
+    """`validateDeviceAttributeStringValue` finds nothing: at most 64 bytes. A string of at most 16
+    code points is at most 64 bytes in UTF-8 (4 bytes a code point at most, 3 for a lone surrogate)
+    without being measured."""
+    return len(value) <= DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH // 4 or (
+        byte_length(value) <= DEVICE_ATTRIBUTE_MAX_VALUE_LENGTH
+    )
+
+
+# Versions found valid (`webhook.rules.v1.remembered`): a slice repeats its drivers' versions on
+# every device.
+VALID_VERSIONS: Final = ValidValues(_validate_version_value)
+
+
+def _usual_attributes(attributes: dict[str, Any]) -> bool:
+    """True when every attribute is the usual one -- a name `validate_qualified_name` finds valid and
+    one scalar member with a valid value -- so that `validate_device` finds no error in any of them
+    and each counts as one value. False says nothing: the caller walks them."""
+    for key, attribute in attributes.items():
+        if not (VALID_QUALIFIED_NAMES.holds(key) and _is_valid_scalar_attribute(attribute)):
+            return False
+    return True
 
 
 def attribute_value_count(attribute: Any) -> int:
@@ -539,32 +563,61 @@ def _validate_device_node_selection(
 # --- a device ----------------------------------------------------------------------------------------------
 
 
+def usual_attribute_flags(devices: Sequence[Any]) -> list[bool]:
+    """For each device, whether its attributes are all usual (`_usual_attributes`): then none of them
+    has an error, hand-written or declarative (one scalar member each), none is a list, and each is
+    one value. Worked out once per slice for the checks that would each walk them."""
+    return [_usual_attributes(mapping(mapping(device).get("attributes"))) for device in devices]
+
+
 def validate_device(
-    device: Mapping[str, Any], old_device: Mapping[str, Any] | None, path: FieldPath, *, per_device: bool
+    device: dict[str, Any],
+    old_device: dict[str, Any] | None,
+    path: FieldPath,
+    *,
+    per_device: bool,
+    usual_attributes: bool | None = None,
 ) -> ErrorList:
     """`validateDevice`. Capacity and taints equal to the old device's (the old slice's first device of
-    the same name) are not validated again."""
-    errs = validate_device_name(text(device.get("name")), path.child("name"))
+    the same name) are not validated again.
+
+    A device whose attributes are all usual (`_usual_attributes`; `usual_attributes` when the caller
+    has found that out already), and whose optional parts are absent, is decided without a path made
+    for any of them: each part below is skipped only where Go's check of it finds nothing for certain
+    (an empty list, an empty map, no request policy)."""
+    name = text(device.get("name"))
+    errs = [] if VALID_DNS_LABELS.holds(name) else validate_device_name(name, path.child("name"))
     attributes, capacities = mapping(device.get("attributes")), mapping(device.get("capacity"))
     entries = len(attributes) + len(capacities)
     if entries > MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE:
         limit = MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE
         detail = f"the total number of attributes and capacities must not exceed {limit}"
         errs.append(invalid(path, entries, detail))
-    values = sum(attribute_value_count(attribute) for attribute in attributes.values())
+    usual = _usual_attributes(attributes) if usual_attributes is None else usual_attributes
+    values = len(attributes) if usual else sum(attribute_value_count(item) for item in attributes.values())
     if values > MAX_ATTRIBUTE_VALUES_PER_DEVICE:
         detail = f"the total number of attribute values must not exceed {MAX_ATTRIBUTE_VALUES_PER_DEVICE}"
         errs.append(invalid(path, values, detail))
-    # validate_map(attributes, -1, ..., validate_qualified_name, validate_attribute, ...), with the
-    # usual attribute (one valid scalar member) passed without a path made for it.
-    attributes_path = path.child("attributes")
-    for key, attribute in attributes.items():
-        errs += validate_qualified_name(key, attributes_path)
-        if not _is_valid_scalar_attribute(attribute):
-            key_path = attributes_path.key(truncate_if_too_long(key, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH))
-            errs += validate_attribute(attribute, key_path)
-    if old_device is None or not semantic_equal(
-        device.get("capacity"), old_device.get("capacity"), shapes.DEVICE_CAPACITIES
+    if not usual:
+        # validate_map(attributes, -1, ..., validate_qualified_name, validate_attribute, ...), with the
+        # usual attribute (one valid scalar member) passed without a path made for it.
+        attributes_path = path.child("attributes")
+        for key, attribute in attributes.items():
+            errs += validate_qualified_name(key, attributes_path)
+            if not _is_valid_scalar_attribute(attribute):
+                key_path = attributes_path.key(
+                    truncate_if_too_long(key, ATTRIBUTE_AND_CAPACITY_MAX_KEY_LENGTH)
+                )
+                errs += validate_attribute(attribute, key_path)
+    if (
+        capacities
+        and not _usual_capacities(capacities)
+        and (
+            old_device is None
+            or not semantic_equal(
+                device.get("capacity"), old_device.get("capacity"), shapes.DEVICE_CAPACITIES
+            )
+        )
     ):
         multiple_allocations = device.get("allowMultipleAllocations") is True
         errs += validate_map(
@@ -575,29 +628,48 @@ def validate_device(
             lambda capacity, at: _validate_capacity(capacity, at, multiple_allocations=multiple_allocations),
             path.child("capacity"),
         )
-    if old_device is None or not semantic_equal(
-        device.get("taints"), old_device.get("taints"), shapes.DEVICE_TAINTS
+    taints = sequence(device.get("taints"))
+    if taints and (
+        old_device is None
+        or not semantic_equal(device.get("taints"), old_device.get("taints"), shapes.DEVICE_TAINTS)
     ):
         errs += validate_slice(
-            sequence(device.get("taints")),
+            taints,
             DEVICE_TAINTS_MAX_LENGTH,
             lambda taint, at: validate_device_taint(mapping(taint), None, at),
             path.child("taints"),
         )
-    errs += validate_set(
-        sequence(device.get("consumesCounters")),
-        MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE,
-        _validate_counter_consumption,
-        lambda consumption: text(mapping(consumption).get("counterSet")),
-        path.child("consumesCounters"),
-        size_covered=True,
-        uniqueness_covered=True,
-    )
+    consumptions = sequence(device.get("consumesCounters"))
+    if consumptions:
+        errs += validate_set(
+            consumptions,
+            MAX_DEVICE_COUNTER_CONSUMPTIONS_PER_DEVICE,
+            _validate_counter_consumption,
+            lambda consumption: text(mapping(consumption).get("counterSet")),
+            path.child("consumesCounters"),
+            size_covered=True,
+            uniqueness_covered=True,
+        )
     errs += _validate_device_node_selection(device, path, per_device)
-    errs += validate_binding_parameters(
-        device.get("bindingConditions"), device.get("bindingFailureConditions"), path
-    )
-    errs += _validate_node_allocatable_resources(
-        device.get("nodeAllocatableResources"), device.get("capacity"), path.child("nodeAllocatableResources")
-    )
+    conditions, failure_conditions = device.get("bindingConditions"), device.get("bindingFailureConditions")
+    if conditions is not None or failure_conditions is not None:
+        errs += validate_binding_parameters(conditions, failure_conditions, path)
+    resources = device.get("nodeAllocatableResources")
+    if resources is not None:
+        errs += _validate_node_allocatable_resources(
+            resources, device.get("capacity"), path.child("nodeAllocatableResources")
+        )
     return errs
+
+
+def _usual_capacities(capacities: dict[str, Any]) -> bool:
+    """True when `validate_map` of the capacities finds nothing for certain: every name one
+    `validate_qualified_name` finds valid, and no capacity with a request policy (a capacity is
+    checked only through its policy)."""
+    for key, capacity in capacities.items():
+        if not VALID_QUALIFIED_NAMES.holds(key) or type(capacity) is not dict:
+            return False
+        fields: dict[Any, Any] = capacity
+        if fields.get("requestPolicy") is not None:
+            return False
+    return True
