@@ -1354,41 +1354,6 @@ def test_an_old_list_is_checked_unless_it_is_the_start_of_the_new_one(
 # --- plumbing ---
 
 
-def _reference_timestamp(created: float) -> str:
-    """What `webhook.logs._timestamp` wrote before it formatted the seconds once per second."""
-    import datetime as dt
-
-    moment = dt.datetime.fromtimestamp(created, dt.UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-@given(
-    st.one_of(
-        st.floats(min_value=0, max_value=4_102_444_800, allow_nan=False),  # up to 2100
-        # Right at the rounding edges of microseconds and seconds.
-        st.integers(min_value=1_600_000_000, max_value=1_900_000_000).flatmap(
-            lambda second: st.sampled_from(
-                [
-                    second + fraction
-                    for fraction in (0.0, 0.0005, 0.0009995, 0.9994999, 0.9995, 0.9999995, 0.9999999)
-                ]
-            )
-        ),
-    )
-)
-@settings(max_examples=2000, deadline=None)
-def test_log_timestamps_read_as_datetime_wrote_them(created: float) -> None:
-    import logging
-
-    from webhook.logs import _timestamp
-
-    record = logging.LogRecord("x", logging.INFO, "", 0, "m", None, None)
-    record.created = created
-    assert _timestamp(record) == _reference_timestamp(created)
-    record.created = created + 1.0  # another second: the cached text is not reused
-    assert _timestamp(record) == _reference_timestamp(created + 1.0)
-
-
 # --- schemas ---
 #
 # `Struct.check_items` decides an item whose values all have their fields' settled types without a
@@ -1741,56 +1706,6 @@ def test_deep_documents_print_as_json_dumps_printed_them() -> None:
     for _ in range(300):  # deeper than orjson writes
         deep = [deep]
     assert go_value({"a": deep}) == reference_go_document({"a": deep})
-
-
-# --- decisionlog ---
-
-
-@given(
-    fields=st.dictionaries(
-        st.text(alphabet="abcdefgXYZ", min_size=1, max_size=6).map(lambda key: "f" + key),
-        st.one_of(st.integers(-(2**63), 2**63 - 1), st.text(max_size=5), st.booleans()),
-        max_size=14,
-    ),
-    redact=st.booleans(),
-)
-@settings(max_examples=300, deadline=None)
-def test_a_record_logged_with_its_fields_reads_as_one_logged_with_extra(
-    fields: dict[str, Any], redact: bool
-) -> None:
-    """`log_with_fields` against `Logger.log(..., extra=)`: the same record for every handler and
-    filter, including a filter that rewrites a field's value."""
-    import logging
-
-    from webhook.logs import JsonFormatter, extra_fields, log_with_fields
-
-    def rewrite(record: logging.LogRecord) -> bool:
-        if redact and fields:
-            setattr(record, next(iter(fields)), "<redacted>")
-        return True
-
-    seen: list[tuple[dict[str, Any], str, str]] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            line = JsonFormatter().format(record)
-            seen.append((extra_fields(record), record.getMessage(), line[line.index('"level"') :]))
-
-    logger = logging.getLogger("webhook.test.fields")
-    logger.propagate = False
-    logger.setLevel(logging.INFO)
-    handler = Keep()
-    logger.addHandler(handler)
-    logger.addFilter(rewrite)
-    try:
-        log_with_fields(logger, logging.INFO, "m %s", ("x",), fields)
-        logger.log(logging.INFO, "m %s", "x", extra=fields)
-    finally:
-        logger.removeHandler(handler)
-        logger.removeFilter(rewrite)
-    assert seen[0] == seen[1]
-    if redact and fields:
-        assert seen[0][0][next(iter(fields))] == "<redacted>"
 
 
 @given(st.one_of(st.text(), st.text(alphabet=' \t\n\x1c\x85\xa0\u2028\u3000"ab=\\', max_size=6)))
