@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import json
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -23,9 +22,7 @@ from webhook.field import (
     ROOT,
     ErrorList,
     FieldPath,
-    GoText,
     duplicate,
-    go_value,
     invalid,
     required,
     too_long,
@@ -1523,45 +1520,6 @@ def test_scanned_names_answer_as_the_regexes(value: str) -> None:
     assert names.is_dns1123_label(value) == reference_label(value)
     prefix = value.partition("/")[0]
     assert names.is_valid_dns1123_subdomain(prefix) == (reference_subdomain(prefix) == [])
-
-
-# `go_value` writes plain JSON documents with orjson; everything else goes to json.dumps, which
-# printed every document before.
-def reference_go_document(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=False, default=str)
-
-
-_JSON_SCALARS = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(),
-    st.integers(-(2**64), 2**65),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(),
-    st.sampled_from(["\ud800", "a\udcff", "\x00\x1f\x7f\u2028", 'q"\\/', "é\u0130"]),
-    st.sampled_from([GoText("t"), ROOT.child("x"), ("a", 1)]),
-)
-json_documents = st.recursive(
-    _JSON_SCALARS,
-    lambda children: st.one_of(
-        st.lists(children, max_size=4),
-        st.dictionaries(st.one_of(st.text(max_size=4), st.integers(0, 3), st.none()), children, max_size=4),
-    ),
-    max_leaves=20,
-)
-
-
-@given(st.one_of(st.dictionaries(st.text(max_size=4), json_documents, max_size=4), st.lists(json_documents)))
-@settings(max_examples=1500, deadline=None)
-def test_documents_print_as_json_dumps_printed_them(value: Any) -> None:
-    assert go_value(value) == reference_go_document(value)
-
-
-def test_deep_documents_print_as_json_dumps_printed_them() -> None:
-    deep: Any = "x"
-    for _ in range(300):  # deeper than orjson writes
-        deep = [deep]
-    assert go_value({"a": deep}) == reference_go_document({"a": deep})
 
 
 @given(st.one_of(st.text(), st.text(alphabet=' \t\n\x1c\x85\xa0\u2028\u3000"ab=\\', max_size=6)))
