@@ -23,10 +23,8 @@ from webhook.field import (
     ROOT,
     ErrorList,
     FieldPath,
-    GoText,
     covered_by_declarative,
     duplicate,
-    go_value,
     invalid,
     required,
     too_long,
@@ -1357,41 +1355,6 @@ def test_an_old_list_is_checked_unless_it_is_the_start_of_the_new_one(
 # --- plumbing ---
 
 
-def _reference_timestamp(created: float) -> str:
-    """What `webhook.logs._timestamp` wrote before it formatted the seconds once per second."""
-    import datetime as dt
-
-    moment = dt.datetime.fromtimestamp(created, dt.UTC)
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-@given(
-    st.one_of(
-        st.floats(min_value=0, max_value=4_102_444_800, allow_nan=False),  # up to 2100
-        # Right at the rounding edges of microseconds and seconds.
-        st.integers(min_value=1_600_000_000, max_value=1_900_000_000).flatmap(
-            lambda second: st.sampled_from(
-                [
-                    second + fraction
-                    for fraction in (0.0, 0.0005, 0.0009995, 0.9994999, 0.9995, 0.9999995, 0.9999999)
-                ]
-            )
-        ),
-    )
-)
-@settings(max_examples=2000, deadline=None)
-def test_log_timestamps_read_as_datetime_wrote_them(created: float) -> None:
-    import logging
-
-    from webhook.logs import _timestamp
-
-    record = logging.LogRecord("x", logging.INFO, "", 0, "m", None, None)
-    record.created = created
-    assert _timestamp(record) == _reference_timestamp(created)
-    record.created = created + 1.0  # another second: the cached text is not reused
-    assert _timestamp(record) == _reference_timestamp(created + 1.0)
-
-
 # --- schemas ---
 #
 # `Struct.check_items` decides an item whose values all have their fields' settled types without a
@@ -1449,33 +1412,8 @@ def test_fields_that_are_strings_but_not_plain_strings_are_checked(
 
 
 # --- kindrules ---
-# The kinds' one-pass name checks (`webhook.rules.names`) and the node-list shortcut of
+# The kinds' name shortcuts (`webhook.rules.names`) and the node-list shortcut of
 # PodSchedulingContext, each against the per-name reference.
-
-
-_subdomain_sized = subdomain_lists.map(
-    lambda values: [v for v in values if isinstance(v, str) and len(v) <= 253]
-)
-
-
-@given(_subdomain_sized)
-@settings(max_examples=2000, deadline=None)
-def test_names_joined_by_dots_are_subdomains_exactly_when_each_is(values: list[str]) -> None:
-    expected = all(reference_subdomain(v) == [] for v in values)
-    assert names.are_dns1123_subdomains(values) == expected
-
-
-@pytest.mark.parametrize(
-    "values",
-    [[], [""], ["", ""], ["a", ""], ["", "a"], ["a"], ["a", "b"], ["a.b", "c"], ["a", "b.c-d"], ["a.", "b"],
-     ["a", ".b"], ["a-", "b"], ["a", "-b"], ["a", "b-"], ["-a", "b"], ["a..b"], ["a-.b", "c"], ["a.-b", "c"],
-     ["a", "b\nc"], ["a", "b_c"], ["a", "bC"], ["a", "b c"], ["a", "b/c"], ["a", "b\u0130"], ["a", "é"],
-     [".", "a"], ["a", "."], ["a", "-"], ["x-y.z", "0.a-1"], ["a" * 253, "b"], ["xn--a", "b"], ["a--b.c--d"],
-     ["a--.b"], ["a.--b"], ["a---", "b"], ["a", "--"], ["a--b", "c.", "d"], ["a--b", "\x00"], ["a", "b\x00c"]],
-)  # fmt: skip
-def test_joined_subdomain_edges(values: list[str]) -> None:
-    expected = all(reference_subdomain(v) == [] for v in values)
-    assert names.are_dns1123_subdomains(values) == expected
 
 
 @given(name_like)
@@ -1558,125 +1496,6 @@ def test_claim_specs_report_as_before(class_name: Any, ref: Any, mode: Any) -> N
     assert resourceclaim.validate_claim_spec(spec, path) == reference_claim_spec(spec, path)
 
 
-# --- envelope ---
-
-from webhook.admission.envelope import (  # noqa: E402
-    _from_model,
-    _read_envelope,
-    _ReviewModel,
-)
-
-
-class _Text(str):
-    """A str that is not exactly a str: the models may convert it, so the fast path must not take it."""
-
-
-# Values for any field of the envelope: the right types, the wrong ones, and the ones pydantic
-# converts in lax mode (1 and "true" to True, a tuple or a list to a tuple, a str subclass).
-_ENVELOPE_VALUES: list[Any] = [
-    "", "x", "CREATE", "UPDATE", "DELETE", "CONNECT", "create", "status", "true", _Text("CREATE"), _Text("u"),
-    None, 0, 1, 1.0, True, False, [], ["a"], ["a", 1], ["a", None], ("a",), [_Text("a")], {}, {"a": 1},
-    {"version": "v", "kind": "K"}, {"group": "g", "version": "v", "kind": "K"}, {"group": None, "version": "v", "kind": "K"},
-    {"version": "v"}, {"username": "me", "uid": "1", "groups": ["a", "b"]}, {"username": 1}, {"groups": None},
-    {"groups": ("a",)}, {"uid": _Text("1")},
-]  # fmt: skip
-_REQUEST_FIELDS = (
-    "uid", "kind", "subResource", "sub_resource", "name", "namespace", "operation", "userInfo", "user_info",
-    "object", "oldObject", "old_object", "dryRun", "dry_run", "resource", "options",
-)  # fmt: skip
-_ABSENT_FIELD = object()
-
-
-def _well_formed_envelope() -> dict[str, Any]:
-    return {
-        "apiVersion": "admission.k8s.io/v1",
-        "kind": "AdmissionReview",
-        "request": {
-            "uid": "u-1",
-            "kind": {"group": "resource.k8s.io", "version": "v1alpha2", "kind": "ResourceClaim"},
-            "subResource": "status",
-            "name": "claim",
-            "namespace": "default",
-            "operation": "UPDATE",
-            "userInfo": {"username": "admin", "uid": "7", "groups": ["system:masters", "x"]},
-            "object": {"metadata": {"name": "claim"}},
-            "oldObject": {"metadata": {"name": "claim"}},
-            "dryRun": False,
-        },
-    }
-
-
-def _strictly(value: Any) -> Any:
-    """`value` with every type spelled out: 1 is not True, a list is not a tuple, _Text is not str."""
-    if isinstance(value, tuple):
-        return (type(value).__name__, tuple(_strictly(item) for item in value))
-    return (type(value).__name__, value)
-
-
-def _reference_envelope(document: dict[str, Any]) -> Any:
-    try:
-        return _from_model(_ReviewModel.model_validate(document))
-    except ValueError:  # pydantic's ValidationError
-        return None
-
-
-def _check_envelope(document: dict[str, Any]) -> bool:
-    """The fast reading equals the models' when it answers; True when it answered."""
-    fast = _read_envelope(document)
-    if fast is None:
-        return False
-    reference = _reference_envelope(document)
-    assert reference is not None, document
-    assert _strictly(fast) == _strictly(reference), document
-    assert fast.request.object is reference.request.object
-    assert fast.request.old_object is reference.request.old_object
-    return True
-
-
-def test_the_envelope_read_without_pydantic_is_the_models_reading() -> None:
-    assert _check_envelope(_well_formed_envelope())
-    for mutable_field in _REQUEST_FIELDS:
-        for value in [_ABSENT_FIELD, *_ENVELOPE_VALUES]:
-            document = _well_formed_envelope()
-            if value is _ABSENT_FIELD:
-                document["request"].pop(mutable_field, None)
-            else:
-                document["request"][mutable_field] = copy.deepcopy(value)
-            _check_envelope(document)
-    for kind_field in ("group", "version", "kind"):
-        for user_field in ("username", "uid", "groups"):
-            for value in [_ABSENT_FIELD, *_ENVELOPE_VALUES]:
-                document = _well_formed_envelope()
-                for holder, key in (
-                    (document["request"]["kind"], kind_field),
-                    (document["request"]["userInfo"], user_field),
-                ):
-                    if value is _ABSENT_FIELD:
-                        holder.pop(key, None)
-                    else:
-                        holder[key] = copy.deepcopy(value)
-                _check_envelope(document)
-
-
-@settings(max_examples=400, deadline=None)
-@given(
-    st.dictionaries(
-        st.sampled_from(_REQUEST_FIELDS),
-        st.sampled_from(range(len(_ENVELOPE_VALUES))),
-        max_size=len(_REQUEST_FIELDS),
-    ),
-    st.sampled_from(["admission.k8s.io/v1", "admission.k8s.io/v1beta1"]),
-)
-def test_generated_envelopes_read_without_pydantic_as_the_models_read_them(
-    overrides: dict[str, int], api_version: str
-) -> None:
-    document = _well_formed_envelope()
-    document["apiVersion"] = api_version
-    for key, index in overrides.items():
-        document["request"][key] = copy.deepcopy(_ENVELOPE_VALUES[index])
-    _check_envelope(document)
-
-
 # --- meta ---
 # The code-point scanners of `names` against the regexes, on qualified names built from parts whose
 # lengths straddle the limits (a prefix of 253 or 254 characters, a name part of 63 or 64).
@@ -1705,95 +1524,6 @@ def test_scanned_names_answer_as_the_regexes(value: str) -> None:
     assert names.is_dns1123_label(value) == reference_label(value)
     prefix = value.partition("/")[0]
     assert names.is_valid_dns1123_subdomain(prefix) == (reference_subdomain(prefix) == [])
-
-
-# `go_value` writes plain JSON documents with orjson; everything else goes to json.dumps, which
-# printed every document before.
-def reference_go_document(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=False, default=str)
-
-
-_JSON_SCALARS = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(),
-    st.integers(-(2**64), 2**65),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.text(),
-    st.sampled_from(["\ud800", "a\udcff", "\x00\x1f\x7f\u2028", 'q"\\/', "é\u0130"]),
-    st.sampled_from([GoText("t"), ROOT.child("x"), ("a", 1)]),
-)
-json_documents = st.recursive(
-    _JSON_SCALARS,
-    lambda children: st.one_of(
-        st.lists(children, max_size=4),
-        st.dictionaries(st.one_of(st.text(max_size=4), st.integers(0, 3), st.none()), children, max_size=4),
-    ),
-    max_leaves=20,
-)
-
-
-@given(st.one_of(st.dictionaries(st.text(max_size=4), json_documents, max_size=4), st.lists(json_documents)))
-@settings(max_examples=1500, deadline=None)
-def test_documents_print_as_json_dumps_printed_them(value: Any) -> None:
-    assert go_value(value) == reference_go_document(value)
-
-
-def test_deep_documents_print_as_json_dumps_printed_them() -> None:
-    deep: Any = "x"
-    for _ in range(300):  # deeper than orjson writes
-        deep = [deep]
-    assert go_value({"a": deep}) == reference_go_document({"a": deep})
-
-
-# --- decisionlog ---
-
-
-@given(
-    fields=st.dictionaries(
-        st.text(alphabet="abcdefgXYZ", min_size=1, max_size=6).map(lambda key: "f" + key),
-        st.one_of(st.integers(-(2**63), 2**63 - 1), st.text(max_size=5), st.booleans()),
-        max_size=14,
-    ),
-    redact=st.booleans(),
-)
-@settings(max_examples=300, deadline=None)
-def test_a_record_logged_with_its_fields_reads_as_one_logged_with_extra(
-    fields: dict[str, Any], redact: bool
-) -> None:
-    """`log_with_fields` against `Logger.log(..., extra=)`: the same record for every handler and
-    filter, including a filter that rewrites a field's value."""
-    import logging
-
-    from webhook.logs import JsonFormatter, extra_fields, log_with_fields
-
-    def rewrite(record: logging.LogRecord) -> bool:
-        if redact and fields:
-            setattr(record, next(iter(fields)), "<redacted>")
-        return True
-
-    seen: list[tuple[dict[str, Any], str, str]] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            line = JsonFormatter().format(record)
-            seen.append((extra_fields(record), record.getMessage(), line[line.index('"level"') :]))
-
-    logger = logging.getLogger("webhook.test.fields")
-    logger.propagate = False
-    logger.setLevel(logging.INFO)
-    handler = Keep()
-    logger.addHandler(handler)
-    logger.addFilter(rewrite)
-    try:
-        log_with_fields(logger, logging.INFO, "m %s", ("x",), fields)
-        logger.log(logging.INFO, "m %s", "x", extra=fields)
-    finally:
-        logger.removeHandler(handler)
-        logger.removeFilter(rewrite)
-    assert seen[0] == seen[1]
-    if redact and fields:
-        assert seen[0][0][next(iter(fields))] == "<redacted>"
 
 
 @given(st.one_of(st.text(), st.text(alphabet=' \t\n\x1c\x85\xa0\u2028\u3000"ab=\\', max_size=6)))

@@ -49,6 +49,24 @@ def test_a_json_line_has_time_level_logger_message_pid_and_the_extra_fields() ->
     }
 
 
+@pytest.mark.parametrize(
+    ("created", "time"),
+    [
+        (1_700_000_000.0, "2023-11-14T22:13:20.000Z"),
+        (1_700_000_000.999, "2023-11-14T22:13:20.999Z"),
+        # As datetime does: the microseconds rounded (half to even), then cut to milliseconds.
+        (1_700_000_000.0019999, "2023-11-14T22:13:20.002Z"),
+        (1_700_000_000.9999998, "2023-11-14T22:13:21.000Z"),
+        (0.0, "1970-01-01T00:00:00.000Z"),
+    ],
+)
+def test_a_line_is_timed_in_utc_to_the_millisecond(created: float, time: str) -> None:
+    timed = record()
+    timed.created = created
+    assert json.loads(JsonFormatter().format(timed))["time"] == time
+    assert TextFormatter().format(timed).startswith(time + " WARNING ")
+
+
 def test_an_exception_stays_on_the_json_line() -> None:
     failing = record()
     try:
@@ -98,15 +116,15 @@ def test_the_log_format_is_text_on_a_terminal_and_json_elsewhere(
 def restore_root_logger() -> Iterator[None]:
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
-    # configure_logging also stops records collecting their caller, thread and process name.
-    collected = logging._srcfile, logging.logThreads, logging.logMultiprocessing
+    # configure_logging also stops records collecting their thread and process name.
+    collected = logging.logThreads, logging.logMultiprocessing
     yield
     for handler in list(root.handlers):
         root.removeHandler(handler)
     for handler in handlers:
         root.addHandler(handler)
     root.setLevel(level)
-    logging._srcfile, logging.logThreads, logging.logMultiprocessing = collected
+    logging.logThreads, logging.logMultiprocessing = collected
 
 
 @pytest.mark.usefixtures("restore_root_logger")
@@ -400,12 +418,7 @@ def test_log_level_warning_silences_decision_lines() -> None:
     assert stream.getvalue() == ""
 
 
-def test_a_decision_line_is_a_record_for_every_handler(
-    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Records collect where they were logged from unless `configure_logging` stopped it (an earlier
-    # test of the session may have run the CLI): collect it here, as `logging` does by default.
-    monkeypatch.setattr(logging, "_srcfile", os.path.normcase(logging.addLevelName.__code__.co_filename))
+def test_a_decision_line_is_a_record_for_every_handler(caplog: pytest.LogCaptureFixture) -> None:
     request = request_of(too_many_consumers())
     verdict = Judge.build().judge(request)
     with caplog.at_level(logging.INFO, logger="webhook.decision"):
@@ -416,4 +429,23 @@ def test_a_decision_line_is_a_record_for_every_handler(
     assert captured.getMessage() == "denied ResourceClaim default/claim (UPDATE)"
     assert captured.uid == "u-deny"  # type: ignore[attr-defined]
     assert captured.reason == "Invalid"  # type: ignore[attr-defined]
-    assert captured.funcName == "log_decision"  # where it was logged, when records collect it
+    assert captured.funcName == "log_decision"  # where it was logged
+
+
+@pytest.mark.usefixtures("restore_root_logger")
+def test_a_field_a_filter_rewrote_is_printed_as_the_filter_left_it() -> None:
+    def redact(log_record: logging.LogRecord) -> bool:
+        log_record.user = "<redacted>"
+        return True
+
+    stream = io.StringIO()
+    configure_logging(level="info", log_format=LogFormat.JSON, stream=stream)
+    decisions = logging.getLogger("webhook.decision")
+    decisions.addFilter(redact)
+    try:
+        request = request_of(too_many_consumers())
+        log_decision(request, Judge.build().judge(request))
+    finally:
+        decisions.removeFilter(redact)
+    (line,) = stream.getvalue().splitlines()
+    assert json.loads(line)["user"] == "<redacted>"

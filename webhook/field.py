@@ -24,8 +24,6 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, Final
 
-import orjson
-
 
 class ErrorType(enum.Enum):
     """The field error types; the value is the cause `reason` on the wire."""
@@ -360,32 +358,7 @@ def go_value(value: Any) -> str:
         return go_quote(value)
     if isinstance(value, GoText):
         return value.text
-    if _is_plain_json(value):
-        # orjson writes such a document byte for byte as the json.dumps below does (same escapes,
-        # key order, integers), in a fraction of the time.
-        try:
-            return orjson.dumps(value).decode()
-        except orjson.JSONEncodeError:  # integers beyond 64 bits, deep nesting: json.dumps prints them
-            pass
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=False, default=str)
-
-
-def _is_plain_json(value: Any) -> bool:
-    """Whether `value` is built of exact dicts with str keys, lists, str, int, bool and None only:
-    no float (orjson and json print some differently), no subclass, no other type (orjson writes
-    some, such as dataclasses, that json passes to `default`)."""
-    if value is None:
-        return True
-    value_type = type(value)
-    if value_type is str or value_type is int or value_type is bool:
-        return True
-    if value_type is dict:
-        entries: dict[Any, Any] = value
-        return all(type(key) is str and _is_plain_json(item) for key, item in entries.items())
-    if value_type is list:
-        items: list[Any] = value
-        return all(_is_plain_json(item) for item in items)
-    return False
 
 
 def go_json(value: Any) -> str:

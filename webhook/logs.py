@@ -13,10 +13,9 @@ This module knows how a line is written, not what a request or a verdict is.
 from __future__ import annotations
 
 import logging
-import math
 import re
 import sys
-import time
+from datetime import UTC, datetime
 from typing import IO, Any, Final
 
 import orjson
@@ -49,15 +48,13 @@ def resolve_log_format(choice: str, stream: IO[str] | None = None) -> LogFormat:
 def configure_logging(*, level: str, log_format: LogFormat, stream: IO[str] | None = None) -> None:
     """Send every record of the process, in `log_format`, to `stream` (stderr), from `level` up.
 
-    Neither format prints where a record was logged from nor the thread or process *name*, so
-    records stop collecting them (the "Optimization" section of the `logging` documentation): the
-    caller's frame walk (`Logger.findCaller`) alone was an eighth of a decision line's cost. The
-    process id, which both formats print, is still collected.
+    Neither format prints the thread or process *name*, so records stop collecting them (the public
+    switches of the "Optimization" section of the `logging` documentation). The process id, which
+    both formats print, is still collected.
     """
-    logging._srcfile = None  # no findCaller: pathname, lineno and funcName stay at their defaults
     logging.logThreads = False
     logging.logMultiprocessing = False
-    handler = LineHandler(stream or sys.stderr)
+    handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if log_format is LogFormat.JSON else TextFormatter())
     root = logging.getLogger()
     for old in list(root.handlers):
@@ -66,71 +63,16 @@ def configure_logging(*, level: str, log_format: LogFormat, stream: IO[str] | No
     root.setLevel(level.upper())
 
 
-class LineHandler(logging.StreamHandler):  # type: ignore[type-arg]
-    """A `StreamHandler` that flushes its stream after each line without taking its lock a second time:
-    `Handler.handle` holds it around `emit` already, and `StreamHandler.flush` would take it again."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            stream = self.stream
-            stream.write(self.format(record) + self.terminator)
-            if hasattr(stream, "flush"):  # as StreamHandler.flush
-                stream.flush()
-        except RecursionError:
-            raise
-        except Exception:  # as StreamHandler.emit: reported by `handleError`, never raised
-            self.handleError(record)
-
-
-def log_with_fields(
-    logger: logging.Logger, level: int, msg: str, args: tuple[Any, ...], fields: dict[str, Any]
-) -> None:
-    """What `logger.log(level, msg, *args, extra=fields)` would do in its caller's place, the record
-    given `fields` at once rather than one by one (`Logger._log` and `Logger.makeRecord`, which checks
-    each against the record's attributes: the larger part of a line's cost). The record is still made
-    by `logger.makeRecord` and given to `logger.handle`: its level, filters and handlers are the
-    process's. `fields` must not be a record's own attribute names."""
-    if not logger.isEnabledFor(level):
-        return
-    if logging._srcfile:  # records collect where they were logged from (`configure_logging` stops it)
-        pathname, lineno, function, _ = logger.findCaller(False, 2)
-    else:
-        pathname, lineno, function = "(unknown file)", 0, "(unknown function)"
-    record = logger.makeRecord(logger.name, level, pathname, lineno, msg, args, None, function)
-    record.__dict__.update(fields)
-    logger.handle(record)
-
-
 def extra_fields(record: logging.LogRecord) -> dict[str, Any]:
-    """The fields a record was given with `extra=` (or by `log_with_fields`), in the order they were
-    given, as they are now: a filter that rewrote one (a redaction, say) is printed as it left it."""
+    """The fields a record was given with `extra=`, in the order they were given, as they are now:
+    a filter that rewrote one (a redaction, say) is printed as it left it."""
     return {key: value for key, value in record.__dict__.items() if key not in _RECORD_ATTRIBUTES}
 
 
-# The last second `_timestamp` printed, and its text up to the seconds: one tuple, replaced whole,
-# so that a thread reads a matching pair.
-_last_second: tuple[int, str] = (0, "1970-01-01T00:00:00")
-
-
 def _timestamp(record: logging.LogRecord) -> str:
-    """`record.created` as ``2024-05-01T12:00:00.123Z``: the text of
-    ``datetime.fromtimestamp(created, UTC).isoformat(timespec="milliseconds")`` with ``Z`` for
-    ``+00:00``, computed as datetime does (microseconds rounded half to even, then cut to
-    milliseconds), the date and time of day formatted once per second."""
-    global _last_second
-    created = record.created
-    second = math.floor(created)
-    microseconds = round((created - second) * 1_000_000)
-    if microseconds >= 1_000_000:
-        second += 1
-        microseconds -= 1_000_000
-    last = _last_second
-    if last[0] == second:
-        text = last[1]
-    else:
-        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
-        _last_second = (second, text)
-    return f"{text}.{microseconds // 1000:03d}Z"
+    """`record.created` as ``2024-05-01T12:00:00.123Z`` (UTC, milliseconds)."""
+    moment = datetime.fromtimestamp(record.created, UTC)
+    return moment.isoformat(timespec="milliseconds").removesuffix("+00:00") + "Z"
 
 
 class JsonFormatter(logging.Formatter):

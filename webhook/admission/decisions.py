@@ -17,7 +17,6 @@ from typing import Any, Final
 from webhook.admission.envelope import AdmissionRequest
 from webhook.admission.verdicts import Verdict
 from webhook.field import FieldError
-from webhook.logs import log_with_fields
 from webhook.release import Release
 
 DECISION_LOGGER: Final = "webhook.decision"
@@ -105,5 +104,4 @@ def log_decision(request: AdmissionRequest, verdict: Verdict) -> None:
         fields["statusMessage"] = str(status.get("message", ""))[:MAX_CAUSE_MESSAGE_CHARS]
     name = fields["objectName"]
     where = f"{fields['namespace']}/{name}" if fields["namespace"] else name
-    args = (event, fields["kind"], where or "<unnamed>", fields["operation"])
-    log_with_fields(log, logging.INFO, "%s %s %s (%s)", args, fields)
+    log.info("%s %s %s (%s)", event, fields["kind"], where or "<unnamed>", fields["operation"], extra=fields)

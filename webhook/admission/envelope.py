@@ -1,20 +1,16 @@
 """The AdmissionReview envelope (admission.k8s.io v1 and v1beta1): its shapes, reading it, writing it.
 
 The one module that knows the envelope. `parse_review` reads a body's bytes or a decoded dict into
-immutable named tuples (cheap to build and to read), or raises `UnreadableReview`: a request that is
-not a readable AdmissionReview is answered with an HTTP 4xx, never with a verdict.
-`review_response` wraps a verdict in the answer; `review_document` writes the envelope
-kube-apiserver would send for an object (for the offline commands).
-
-A well-formed envelope, every field of exactly the type the pydantic models below take as is, is
-read straight from the decoded dict (`_read_envelope`); anything else goes through the models, which
-give the same values or the error message.
+immutable pydantic models, or raises `UnreadableReview`: a request that is not a readable
+AdmissionReview is answered with an HTTP 4xx, never with a verdict. `review_response` wraps a
+verdict in the answer; `review_document` writes the envelope kube-apiserver would send for an
+object (for the offline commands).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, Literal, NamedTuple
+from typing import Any, Final, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -38,10 +34,15 @@ class UnreadableReview(ValueError):
 
 
 # --- the shapes -----------------------------------------------------------------------------------
+# pydantic's messages name the classes ("Input should be a valid dictionary or instance of ReviewKind").
 
 
-class ReviewKind(NamedTuple):
-    group: str
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
+
+
+class ReviewKind(_Model):
+    group: str = ""
     version: str
     kind: str
 
@@ -49,23 +50,23 @@ class ReviewKind(NamedTuple):
         return GroupVersionKind(self.group, self.version, self.kind)
 
 
-class UserInfo(NamedTuple):
-    username: str
-    uid: str
-    groups: tuple[str, ...] | None
+class UserInfo(_Model):
+    username: str = ""
+    uid: str = ""
+    groups: tuple[str, ...] | None = None
 
 
-class AdmissionRequest(NamedTuple):
-    uid: str
+class AdmissionRequest(_Model):
+    uid: str = Field(min_length=1)
     kind: ReviewKind
-    sub_resource: str
-    name: str
-    namespace: str
+    sub_resource: str = Field("", alias="subResource")
+    name: str = ""
+    namespace: str = ""
     operation: Operation
-    user_info: UserInfo | None
-    object: Any
-    old_object: Any
-    dry_run: bool | None
+    user_info: UserInfo | None = Field(None, alias="userInfo")
+    object: Any = None
+    old_object: Any = Field(None, alias="oldObject")
+    dry_run: bool | None = Field(None, alias="dryRun")
 
     @property
     def object_name(self) -> str:
@@ -73,163 +74,9 @@ class AdmissionRequest(NamedTuple):
         return text(mapping(mapping(self.object).get("metadata")).get("name"))
 
 
-class AdmissionReview(NamedTuple):
-    api_version: str
+class AdmissionReview(_Model):
+    api_version: str = Field(alias="apiVersion")
     request: AdmissionRequest
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True, frozen=True)
-
-
-class _Models:
-    """The reference reading of an envelope (pydantic): what it accepts, its values and its error
-    messages. The classes keep the names the public ones had when they were these models, since
-    pydantic's messages name them ("instance of ReviewKind")."""
-
-    class ReviewKind(_Model):
-        group: str = ""
-        version: str
-        kind: str
-
-    class UserInfo(_Model):
-        username: str = ""
-        uid: str = ""
-        groups: tuple[str, ...] | None = None
-
-    class AdmissionRequest(_Model):
-        uid: str = Field(min_length=1)
-        kind: _Models.ReviewKind
-        sub_resource: str = Field("", alias="subResource")
-        name: str = ""
-        namespace: str = ""
-        operation: Operation
-        user_info: _Models.UserInfo | None = Field(None, alias="userInfo")
-        object: Any = None
-        old_object: Any = Field(None, alias="oldObject")
-        dry_run: bool | None = Field(None, alias="dryRun")
-
-    class AdmissionReview(_Model):
-        api_version: str = Field(alias="apiVersion")
-        request: _Models.AdmissionRequest
-
-
-_Models.AdmissionRequest.model_rebuild()
-_Models.AdmissionReview.model_rebuild()
-_ReviewModel = _Models.AdmissionReview
-
-
-def _from_model(model: _ReviewModel) -> AdmissionReview:
-    request, kind, user = model.request, model.request.kind, model.request.user_info
-    return AdmissionReview(
-        model.api_version,
-        AdmissionRequest(
-            request.uid,
-            ReviewKind(kind.group, kind.version, kind.kind),
-            request.sub_resource,
-            request.name,
-            request.namespace,
-            request.operation,
-            None if user is None else UserInfo(user.username, user.uid, user.groups),
-            request.object,
-            request.old_object,
-            request.dry_run,
-        ),
-    )
-
-
-_OPERATIONS: Final = frozenset(("CREATE", "UPDATE", "DELETE", "CONNECT"))
-_ABSENT: Final[Any] = object()
-
-
-def _read_envelope(document: dict[str, Any]) -> AdmissionReview | None:
-    """`_from_model(_ReviewModel.model_validate(document))` for a well-formed envelope, read
-    without pydantic: every field present with exactly the type the models take unchanged (str,
-    bool or null, a list of str for groups, dicts), or absent where the models have a default.
-    None when the models must decide (a missing, empty or mistyped value, a value they would
-    convert, a field given by its Python name rather than its alias): they answer then."""
-    request = document.get("request")
-    if type(request) is not dict:
-        return None
-    uid = request.get("uid")
-    operation = request.get("operation")
-    name = request.get("name", "")
-    namespace = request.get("namespace", "")
-    if (
-        type(uid) is not str
-        or not uid
-        or type(operation) is not str
-        or operation not in _OPERATIONS
-        or type(name) is not str
-        or type(namespace) is not str
-    ):
-        return None
-    kind = _read_kind(request.get("kind"))
-    sub_resource = _aliased(request, "subResource", "sub_resource", "")
-    user_info = _aliased(request, "userInfo", "user_info", None)
-    if user_info is not None:
-        user_info = _read_user_info(user_info)
-    old_object = _aliased(request, "oldObject", "old_object", None)
-    dry_run = _aliased(request, "dryRun", "dry_run", None)
-    if (
-        kind is None
-        or type(sub_resource) is not str
-        or user_info is _ABSENT
-        or old_object is _ABSENT
-        or not (dry_run is None or dry_run is True or dry_run is False)
-    ):
-        return None
-    return AdmissionReview(
-        document["apiVersion"],
-        AdmissionRequest(
-            uid,
-            kind,
-            sub_resource,
-            name,
-            namespace,
-            operation,  # type: ignore[arg-type]  # one of _OPERATIONS
-            user_info,
-            request.get("object"),
-            old_object,
-            dry_run,
-        ),
-    )
-
-
-def _aliased(request: dict[str, Any], alias: str, name: str, default: Any) -> Any:
-    """The value of a field the models know by its alias; `_ABSENT` when only its Python name is
-    given (the models read it then), `default` when neither is."""
-    value = request.get(alias, _ABSENT)
-    if value is _ABSENT and name not in request:
-        return default
-    return value
-
-
-def _read_kind(kind: Any) -> ReviewKind | None:
-    if type(kind) is not dict:
-        return None
-    group, version, name = kind.get("group", ""), kind.get("version"), kind.get("kind")
-    if type(group) is not str or type(version) is not str or type(name) is not str:
-        return None
-    return ReviewKind(group, version, name)
-
-
-def _read_user_info(user_info: Any) -> UserInfo | Any:
-    """The user, or `_ABSENT` when the models must read it."""
-    if type(user_info) is not dict:
-        return _ABSENT
-    username, uid = user_info.get("username", ""), user_info.get("uid", "")
-    groups = user_info.get("groups")
-    if type(username) is not str or type(uid) is not str:
-        return _ABSENT
-    if groups is not None:
-        if type(groups) is not list:
-            return _ABSENT
-        for group in groups:
-            if type(group) is not str:
-                return _ABSENT
-        groups = tuple(groups)
-    return UserInfo(username, uid, groups)
 
 
 # --- parsing and answering --------------------------------------------------------------------------
@@ -239,11 +86,7 @@ def parse_review(body: bytes | str | Mapping[str, Any]) -> AdmissionReview:
     """Read an AdmissionReview from bytes or a decoded dict, or raise `UnreadableReview` (400)."""
     if isinstance(body, Mapping):
         document: Any = body
-        # A dict made by anyone may hold what no JSON text decodes to (a lone surrogate, say): the
-        # models read it, as they read everything but a well-formed body decoded here.
-        decoded_here = False
     else:
-        decoded_here = True
         try:
             document = orjson.loads(body)
         except orjson.JSONDecodeError as error:
@@ -261,12 +104,8 @@ def parse_review(body: bytes | str | Mapping[str, Any]) -> AdmissionReview:
         raise UnreadableReview(400, f"expected kind AdmissionReview, got {document.get('kind')!r}")
     if not isinstance(document.get("request"), Mapping):
         raise UnreadableReview(400, "AdmissionReview has no request")
-    if decoded_here and type(document) is dict:
-        envelope = _read_envelope(document)
-        if envelope is not None:
-            return envelope
     try:
-        return _from_model(_ReviewModel.model_validate(document))
+        return AdmissionReview.model_validate(document)
     except ValidationError as error:
         raise UnreadableReview(400, "invalid AdmissionReview: " + _first_problem(error)) from None
 

@@ -46,8 +46,8 @@ class Judge:
     namespace_policy: NamespacePolicy
     structural: StructuralChecker | None
     registry: KindRegistry = field(default_factory=lambda: REGISTRY)
-    # The registry by (group, version, kind) as plain tuples: `request.kind` (a tuple) finds its
-    # entry without building a GroupVersionKind and hashing it in Python.
+    # The registry by (group, version, kind) as plain tuples: a request's kind finds its entry
+    # without building a GroupVersionKind and hashing it in Python.
     _known_kinds: dict[tuple[str, str, str], _KnownKind] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -139,9 +139,10 @@ class Judge:
         if request.operation in ("DELETE", "CONNECT"):
             # The API server has no delete or connect validation for these kinds.
             return allowed()
-        known = self._known_kinds.get(request.kind)
+        kind = request.kind
+        known = self._known_kinds.get((kind.group, kind.version, kind.kind))
         if known is None:
-            return self._unknown_kind(request.kind.gvk())
+            return self._unknown_kind(kind.gvk())
         gvk, rules = known.gvk, known.rules
         subresource = request.sub_resource
         if subresource and subresource not in rules.subresources:

@@ -387,15 +387,15 @@ def _request(gvk: GroupVersionKind, operation: str, subresource: str, obj: Any, 
     metadata = mapping(mapping(obj).get("metadata"))
     return AdmissionRequest(
         uid=VALIDATE_UID,
-        kind=ReviewKind(gvk.group, gvk.version, gvk.kind),
-        sub_resource=subresource,
+        kind=ReviewKind(group=gvk.group, version=gvk.version, kind=gvk.kind),
+        subResource=subresource,
         name=text(metadata.get("name")),
         namespace=text(metadata.get("namespace")),
         operation=operation,  # type: ignore[arg-type]  # CREATE or UPDATE
-        user_info=None,
+        userInfo=None,
         object=obj,
-        old_object=old,
-        dry_run=None,
+        oldObject=old,
+        dryRun=None,
     )
 
 

@@ -163,60 +163,16 @@ def is_valid_dns1123_subdomain(value: str) -> bool:
 
 
 def are_valid_dns1123_subdomains(values: Sequence[Any]) -> bool:
-    """Whether every value is a string that `IsDNS1123Subdomain` accepts, decided by
-    `are_dns1123_subdomains` in one pass: the `are_valid_items` shortcut of `validate_slice_is_a_set`
-    for the node lists of a PodSchedulingContext."""
-    checked: list[str] = []
-    for value in values:
-        if type(value) is not str or len(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
-            return False
-        checked.append(value)
-    return are_dns1123_subdomains(checked)
-
-
-# --- lists of subdomains judged in one pass ---------------------------------------------------------
-# The kinds' fast paths gather every name of an object that must be a subdomain (node names,
-# allocated instance names, driver names) and ask once, with a few C scans of the names joined by
-# '.', instead of one scan per name. A "valid" here always agrees with `is_valid_dns1123_subdomain`
-# and `validate_csi_driver_name`; any other answer sends the caller to those exact checks.
-
-# Each byte as its class in a subdomain: a letter or a digit reads "a", a separator ('-' or '.') ".",
-# anything else NUL. One C pass of `bytes.translate` then leaves two byte scans: a NUL (memchr) and
-# two separators in a row, the one case of two-byte search left.
-_NAME_CHAR: Final = ord("a")
-_SEPARATOR: Final = ord(".")
-
-
-def _byte_class(byte: int) -> int:
-    char = chr(byte)
-    if char in "0123456789abcdefghijklmnopqrstuvwxyz":
-        return _NAME_CHAR
-    return _SEPARATOR if char in "-." else 0
-
-
-_BYTE_CLASSES: Final = bytes(_byte_class(byte) for byte in range(256))
+    """Whether every value is a string that `IsDNS1123Subdomain` accepts: the `are_valid_items`
+    shortcut of `validate_slice_is_a_set` for the node lists of a PodSchedulingContext."""
+    return all(type(value) is str and is_valid_dns1123_subdomain(value) for value in values)
 
 
 def are_dns1123_subdomains(values: list[str]) -> bool:
-    """Whether every value is a DNS subdomain (`is_valid_dns1123_subdomain`), given strings of at most
-    253 characters (the caller checks both: the length limit is per value).
-
-    The values joined by '.' form a subdomain (ASCII lower-case letters, digits, '-' and '.'; no
-    label empty or starting or ending with '-') exactly when every value is one: each value starts
-    at the start or just after a '.' and ends at the end or just before one, so it is not empty,
-    starts and ends with a letter or a digit, and holds no '.' next to a '.' or a '-'."""
-    if not values:
-        return True
-    joined = ".".join(values)
-    if not joined or not joined.isascii():
-        return False
-    classes = joined.encode("ascii").translate(_BYTE_CLASSES)
-    if b"\0" in classes or classes[0] == _SEPARATOR or classes[-1] == _SEPARATOR:
-        return False
-    if b".." not in classes:  # no two separators in a row: no "..", ".-" or "-."
-        return True
-    # Two separators in a row; all is well only if each pair is "--" (as in "xn--" names).
-    return not (".." in joined or ".-" in joined or "-." in joined)
+    """Whether every value is a DNS subdomain (`is_valid_dns1123_subdomain`): the kinds' fast paths
+    gather every name of an object that must be one (node names, allocated instance names, driver
+    names) and ask once."""
+    return all(is_valid_dns1123_subdomain(value) for value in values)
 
 
 def csi_driver_name_as_subdomain(name: str) -> str | None:
@@ -233,7 +189,7 @@ def is_valid_csi_driver_name(name: str) -> bool:
     """True only when `validate_csi_driver_name(name)` finds nothing; exactly that for ASCII names,
     False for every other name (the exact check decides those)."""
     subdomain = csi_driver_name_as_subdomain(name)
-    return subdomain is not None and are_dns1123_subdomains([subdomain])
+    return subdomain is not None and is_valid_dns1123_subdomain(subdomain)
 
 
 def is_valid_qualified_name(value: str) -> bool:
