@@ -33,7 +33,7 @@ from fractions import Fraction
 from typing import Any
 
 from webhook.gotime import ZERO_TIME, parse_rfc3339
-from webhook.rules.quantity import quantity_of
+from webhook.quantity import quantity_of
 from webhook.rules.values import flag, integer, mapping, optional_mapping, sequence, string_map, text
 
 __all__ = [
