@@ -62,7 +62,7 @@ run: $(VENV)/.installed-run
 # fewer examples would make cheaper only by proving less; the few tests of test_fast_paths.py whose
 # subject is never compiled (the log formatter) cost 3 s, less than a list of their names to maintain.
 PURE_PYTHON_TESTS := tests/corpus tests/rules tests/test_field.py tests/test_gotime.py tests/test_schemas.py \
-	tests/test_fast_paths.py tests/test_native.py
+	tests/test_fast_paths.py tests/test_native.py tests/test_quantity.py
 TEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 test: $(VENV)/.installed-test $(VENV)/.installed-run

@@ -369,7 +369,7 @@ json_scalars = st.one_of(
     st.none(),
     st.booleans(),
     st.integers(-3, 3),
-    st.sampled_from([1.0, 0.0, math.nan, math.inf, 2**70]),
+    st.sampled_from([1.0, 0.0, -0.0, math.nan, math.inf, 2**70]),
     st.sampled_from(["", "a", "2024-05-01T10:00:00Z", "2024-05-01T10:00:00+00:00", "null"]),
 )
 json_values = st.recursive(
@@ -409,6 +409,24 @@ def test_nan_takes_the_typed_walk(shape: Shape) -> None:
     nan = math.nan
     for a, b in (({"data": nan}, {"data": None}), ([nan], [nan]), ({"a": [nan]}, {"a": [nan]})):
         assert semantic_equal(a, b, shape) == _semantic_equal(a, b, shape)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}),  # raw JSON compares its bytes: key order counts
+        ({"a": -0.0}, {"a": 0.0}),  # equal, written apart
+        ({"a": [1, {"x": 1.0}]}, {"a": [1, {"x": 1}]}),
+        ({"a": True}, {"a": 1}),
+        ({"a": {"b": [None, "s"]}}, {"a": {"b": [None, "s"]}}),
+    ],
+)
+def test_the_same_document_is_told_apart_inside_raw_json(a: Any, b: Any) -> None:
+    for left, right in ((a, b), (b, a)):
+        requests = [{"driverName": "d", "vendorParameters": left}]
+        other = [{"driverName": "d", "vendorParameters": right}]
+        expected = reference_semantic_equal(requests, other, DRIVER_REQUESTS)
+        assert semantic_equal(requests, other, DRIVER_REQUESTS) == expected
 
 
 # --- the structural check: the C-decided shortcuts change no finding ---------------------------------------

@@ -17,11 +17,11 @@ from tests.reviews import admission_review, allocated_claim, claim_template, res
 from webhook.admission import AdmissionRequest, Judge, log_decision, parse_review, request_fields
 from webhook.admission.decisions import MAX_CAUSE_MESSAGE_CHARS, MAX_LOGGED_CAUSES
 from webhook.field import ROOT, invalid
-from webhook.logs import JsonFormatter, TextFormatter, configure_logging, resolve_log_format
+from webhook.logs import JsonFormatter, TextFormatter, configure_logging
 from webhook.registry import REGISTRY, KindRegistry, ServedKinds
 from webhook.release import KUBERNETES_1_30
 from webhook.rules.kinds import GroupVersionKind, KindRules, Obj
-from webhook.settings import Enforcement, LogFormat, PolicySettings, UnknownKindPolicy
+from webhook.settings import Enforcement, LogFormat, PolicySettings, UnknownKindPolicy, read_log_format
 
 
 def record(message: str = "hello %s", *args: Any, **extra: Any) -> logging.LogRecord:
@@ -107,9 +107,10 @@ class FakeStream(io.StringIO):
     ],
 )
 def test_the_log_format_is_text_on_a_terminal_and_json_elsewhere(
-    choice: str, tty: bool, expected: LogFormat
+    choice: str, tty: bool, expected: LogFormat, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert resolve_log_format(choice, FakeStream(tty)) is expected
+    monkeypatch.setattr(sys, "stderr", FakeStream(tty))
+    assert read_log_format(choice) is expected
 
 
 @pytest.fixture

@@ -38,13 +38,6 @@ _RECORD_ATTRIBUTES: Final = frozenset(
 # --- configuration ----------------------------------------------------------------------------------
 
 
-def resolve_log_format(choice: str, stream: IO[str] | None = None) -> LogFormat:
-    """``auto`` is text on a terminal and JSON lines anywhere else; ``json`` and ``text`` are themselves."""
-    if choice == "auto":
-        return LogFormat.TEXT if (stream or sys.stderr).isatty() else LogFormat.JSON
-    return LogFormat(choice)
-
-
 def configure_logging(*, level: str, log_format: LogFormat, stream: IO[str] | None = None) -> None:
     """Send every record of the process, in `log_format`, to `stream` (stderr), from `level` up.
 

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from webhook.field import GoText, go_json
 from webhook.gotime import ZERO_TIME, parse_rfc3339
-from webhook.rules.quantity import canonical_text, quantity_of
+from webhook.quantity import canonical_text, quantity_of
 
 
 @dataclass(frozen=True, slots=True)

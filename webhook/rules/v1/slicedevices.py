@@ -31,11 +31,8 @@ from webhook.field import (
     too_long_bytes,
     with_origin,
 )
-from webhook.rules.equality import semantic_equal
-from webhook.rules.names import DNS1123_LABEL_MAX_LENGTH, byte_length, validate_node_name
-from webhook.rules.nodeselector import validate_node_selector
-from webhook.rules.quantity import (
-    MAX_INT64,
+from webhook.quantity import (
+    INT64_MAX,
     Quantity,
     add,
     canonical_text,
@@ -45,6 +42,9 @@ from webhook.rules.quantity import (
     sign,
     value_int64,
 )
+from webhook.rules.equality import semantic_equal
+from webhook.rules.names import DNS1123_LABEL_MAX_LENGTH, byte_length, validate_node_name
+from webhook.rules.nodeselector import validate_node_selector
 from webhook.rules.v1 import RELEASE, shapes
 from webhook.rules.v1.declarative import NULL
 from webhook.rules.v1.devices import (
@@ -423,7 +423,7 @@ def _validate_int64_range(bound: Quantity, path: FieldPath) -> ErrorList:
     """`validateInt64Range`."""
     if sign(bound) < 0:
         return [invalid(path, canonical_text(bound), IS_NEGATIVE_MSG)]
-    if compare_int64(bound, MAX_INT64) > 0:
+    if compare_int64(bound, INT64_MAX) > 0:
         return [invalid(path, canonical_text(bound), BOUND_OVER_INT64_MSG)]
     return []
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from webhook.rules.quantity import (
+from webhook.quantity import (
     Quantity,
     add,
     canonical_text,
