@@ -22,7 +22,7 @@ $(VENV)/.installed-deps: pyproject.toml requirements.lock | $(BIN)/python
 	touch $@
 
 # Then the project itself, without them, editable: installing it compiles the hot modules with mypyc
-# in place (setup.py, webhook/native.py; about 20 s more than without), again whenever one of them
+# in place (setup.py, webhook/native.py; its cost: docs/performance.md), again whenever one of them
 # changes. Where that cannot be done (no C compiler, a mypyc error) it installs the pure-Python
 # package, which runs the same code more slowly (docs/performance.md); the line printed after says which.
 COMPILED_SOURCES := $(shell $(PYTHON) -c 'import runpy; print(*runpy.run_path("webhook/native.py")["compiled_source_files"]())')
@@ -56,11 +56,10 @@ run: $(VENV)/.installed-run
 # The second pass is the tests whose subject is a compiled module (COMPILED_SOURCES): the rules and the
 # corpus judged by them, field, gotime, the structural check, the fast paths against their reference
 # algorithms, and the build switch itself (test_native.py). The rest of the suite runs code that is never
-# compiled, the same code on the same interpreter in both passes, so it runs once. Nothing more is cut
-# (measured: 78 s of CPU for the pass, 5,056 tests): a corpus case costs about 1 ms; two thirds of the
-# time is hypothesis and the reference algorithms checking the compiled modules' fast paths, which
-# fewer examples would make cheaper only by proving less; the few tests of test_fast_paths.py whose
-# subject is never compiled (the log formatter) cost 3 s, less than a list of their names to maintain.
+# compiled, the same code on the same interpreter in both passes, so it runs once. Nothing more is cut:
+# most of the pass is hypothesis and the reference algorithms checking the compiled modules' fast
+# paths, which fewer examples would make cheaper only by proving less, and the few tests of
+# test_fast_paths.py whose subject is never compiled cost less than a list of their names to maintain.
 PURE_PYTHON_TESTS := tests/corpus tests/rules tests/test_field.py tests/test_gotime.py tests/test_schemas.py \
 	tests/test_fast_paths.py tests/test_native.py tests/test_quantity.py
 TEST_WORKERS ?= auto
