@@ -1,16 +1,20 @@
 """Instructions per review of the whole server process (TLS, HTTP, envelope, judging, metrics, logs),
 counted by callgrind: the server-side twin of bench/instructions.py.
 
-    .venv/bin/python bench/server_instructions.py [--reviews 300] [--echo]
+    .venv/bin/python bench/server_instructions.py [--reviews 300] [--echo] [--profile PATH]
 
 One process serves as `dra-webhook serve` does with workers (uvloop, the hardened TLS context,
-multiprocess metrics in a private directory, JSON decision lines, here to /dev/null) on a loopback
-port, under `valgrind --tool=callgrind`; a client sends the mix of bench/reviews.py over one
-keep-alive TLS connection and checks every answer is HTTP 200. The server runs twice, once for a
-warm-up of 30 reviews and once for 30 + `--reviews`, and the difference of the two counts divided by
-`--reviews` is the figure: start-up, warm-up and shutdown cancel out. `--echo` measures
-bench/echo.py's handler on the same stack instead. The metrics flush timer fires about 50 times more
-often per review under valgrind than at full speed, which adds a few thousand instructions.
+multiprocess metrics in a private directory, JSON decision lines, here to /dev/null, what start-up
+built frozen out of the garbage collector's sight) on a loopback port, under `valgrind
+--tool=callgrind`; a client sends the mix of bench/reviews.py over one keep-alive TLS connection
+and checks every answer is HTTP 200. The server runs twice, once for a warm-up of 30 reviews and
+once for 30 + `--reviews`, and the difference of the two counts divided by `--reviews` is the
+figure: start-up, warm-up and shutdown cancel out. `--echo` measures bench/echo.py's handler on
+the same stack instead. `--profile PATH` runs the server once, counts only the `--reviews` after
+the warm-up (callgrind's instrumentation switched on and off around them) and writes their profile
+to PATH (`callgrind_annotate --inclusive=yes PATH` shows where they went). The metrics flush timer
+fires about 50 times more often per review under valgrind than at full speed, which adds a few
+thousand instructions.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ async def serve(cert_dir: Path, port_file: Path, echo: bool) -> None:
 
     from webhook.logs import configure_logging
     from webhook.server import WebhookServer
+    from webhook.server.process import freeze_start_up_objects
     from webhook.settings import DEFAULT_MAX_BODY_BYTES, LogFormat, Settings
     from webhook.tls import build_server_context
 
@@ -71,6 +76,7 @@ async def serve(cert_dir: Path, port_file: Path, echo: bool) -> None:
         )
         server = WebhookServer(settings, reuse_port=True, serve_metrics=False)
         await server.start()
+        freeze_start_up_objects()  # as `serve` does once its server has started
         port = server.port
     port_file.with_suffix(".tmp").write_text(str(port))
     port_file.with_suffix(".tmp").rename(port_file)
@@ -106,7 +112,12 @@ def send_reviews(port: int, count: int, cert_dir: Path) -> None:
             answers.read(length)
 
 
-def count_instructions(valgrind: str, reviews: int, cert_dir: Path, echo: bool) -> int:
+def count_instructions(
+    valgrind: str, reviews: int, cert_dir: Path, echo: bool, profile: Path | None = None
+) -> int:
+    """The server's instructions over `reviews`; with `profile`, only those of the reviews after a
+    warm-up of WARMUP_REVIEWS (callgrind's instrumentation switched on and off around them by
+    `callgrind_control`), and the profile of them written to `profile`."""
     with tempfile.TemporaryDirectory(prefix="dra-webhook-instructions-") as temporary:
         directory = Path(temporary)
         port_file, metrics_dir = directory / "port", directory / "metrics"
@@ -115,7 +126,8 @@ def count_instructions(valgrind: str, reviews: int, cert_dir: Path, echo: bool) 
         setarch = shutil.which("setarch")
         command = [
             *([setarch, "--addr-no-randomize"] if setarch is not None else []),
-            valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null",
+            valgrind, "--tool=callgrind", f"--callgrind-out-file={profile or os.devnull}",
+            *(["--instr-atstart=no"] if profile is not None else []),
             sys.executable, __file__, "--serve", str(cert_dir), str(port_file),
         ] + (["--echo"] if echo else [])  # fmt: skip
         environment = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "PYTHONHASHSEED": "0"}
@@ -125,7 +137,18 @@ def count_instructions(valgrind: str, reviews: int, cert_dir: Path, echo: bool) 
             if server.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"the server did not start:\n{server.communicate()[1][-2000:]}")
             time.sleep(0.2)
-        send_reviews(int(port_file.read_text()), reviews, cert_dir)
+        port = int(port_file.read_text())
+        if profile is None:
+            send_reviews(port, reviews, cert_dir)
+        else:
+            send_reviews(port, WARMUP_REVIEWS, cert_dir)
+            subprocess.run(
+                ["callgrind_control", "--instr=on", str(server.pid)], check=True, capture_output=True
+            )
+            send_reviews(port, reviews, cert_dir)
+            subprocess.run(
+                ["callgrind_control", "--instr=off", str(server.pid)], check=True, capture_output=True
+            )
         server.send_signal(signal.SIGUSR1)
         _, report = server.communicate()
     found = COLLECTED.search(report)
@@ -140,6 +163,13 @@ def main() -> int:
     )
     parser.add_argument("--reviews", type=int, default=300, help="measured reviews (default 300)")
     parser.add_argument("--echo", action="store_true", help="measure bench/echo.py's handler instead")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="PATH",
+        help="one run instead: write the callgrind profile of the measured reviews (after the warm-up) to "
+        "PATH, for callgrind_annotate",
+    )
     parser.add_argument("--serve", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve is not None:
@@ -159,8 +189,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="dra-webhook-instructions-certs-") as certificates:
         cert_dir = Path(certificates)
         ensure_development_certificates(cert_dir)
-        baseline = count_instructions(valgrind, WARMUP_REVIEWS, cert_dir, args.echo)
-        measured = count_instructions(valgrind, WARMUP_REVIEWS + args.reviews, cert_dir, args.echo)
+        if args.profile is not None:
+            baseline = 0
+            measured = count_instructions(valgrind, args.reviews, cert_dir, args.echo, args.profile.resolve())
+        else:
+            baseline = count_instructions(valgrind, WARMUP_REVIEWS, cert_dir, args.echo)
+            measured = count_instructions(valgrind, WARMUP_REVIEWS + args.reviews, cert_dir, args.echo)
     server = "echo server" if args.echo else f"webhook, rules {webhook.BUILD.describe()}"
     per_review = (measured - baseline) / args.reviews
     print(f"{per_review:,.0f} server instructions per review ({args.reviews} reviews; {server})")

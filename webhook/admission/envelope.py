@@ -84,14 +84,13 @@ class AdmissionReview(_Model):
 
 def parse_review(body: bytes | str | Mapping[str, Any]) -> AdmissionReview:
     """Read an AdmissionReview from bytes or a decoded dict, or raise `UnreadableReview` (400)."""
-    if isinstance(body, Mapping):
-        document: Any = body
-    else:
+    document: Any = body
+    if type(document) is bytes or not is_json_object(document):  # the server hands bytes
         try:
-            document = orjson.loads(body)
+            document = orjson.loads(document)
         except orjson.JSONDecodeError as error:
             raise UnreadableReview(400, f"request body is not valid JSON: {error}") from None
-    if not isinstance(document, Mapping):
+    if not is_json_object(document):
         raise UnreadableReview(400, "request body must be a JSON object (an AdmissionReview)")
     api_version = document.get("apiVersion")
     if api_version not in SUPPORTED_API_VERSIONS:
@@ -102,12 +101,18 @@ def parse_review(body: bytes | str | Mapping[str, Any]) -> AdmissionReview:
         )
     if document.get("kind") != "AdmissionReview":
         raise UnreadableReview(400, f"expected kind AdmissionReview, got {document.get('kind')!r}")
-    if not isinstance(document.get("request"), Mapping):
+    if not is_json_object(document.get("request")):
         raise UnreadableReview(400, "AdmissionReview has no request")
     try:
         return AdmissionReview.model_validate(document)
     except ValidationError as error:
         raise UnreadableReview(400, "invalid AdmissionReview: " + _first_problem(error)) from None
+
+
+def is_json_object(value: Any) -> bool:
+    """A JSON object: a decoded one is a dict, told without asking the `Mapping` ABC (a Python-level
+    call for anything else, bytes included)."""
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def _first_problem(error: ValidationError) -> str:

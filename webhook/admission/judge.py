@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 import webhook.cel as cel
 from webhook.admission.decisions import request_fields
-from webhook.admission.envelope import AdmissionRequest, parse_review, review_response
+from webhook.admission.envelope import AdmissionRequest, is_json_object, parse_review, review_response
 from webhook.admission.verdicts import Verdict, allowed, denied, denied_invalid, errored, tidy_warnings
 from webhook.field import ErrorList, FieldError
 from webhook.registry import REGISTRY, KindRegistry, api_version_of
@@ -97,7 +97,7 @@ class Judge:
             warnings = list(report.warnings)
         else:
             warnings = []
-        if not _is_object(obj) or (operation == "UPDATE" and not _is_object(old_obj)):
+        if not is_json_object(obj) or (operation == "UPDATE" and not is_json_object(old_obj)):
             # Reached only with the structural check off: deny as it would, not with a crash.
             return Judgement(errors=_not_objects(obj, old_obj if operation == "UPDATE" else {}))
 
@@ -226,13 +226,9 @@ class _KnownKind(NamedTuple):
         return cls(gvk, rules, api_version_of(gvk), release)
 
 
-def _is_object(value: Any) -> bool:
-    return type(value) is dict or isinstance(value, Mapping)  # a decoded object is a dict: no ABC check
-
-
 def _kind_mismatch(known: _KnownKind, obj: Any) -> str:
     """An object whose apiVersion/kind disagree with request.kind cannot be judged as that kind."""
-    if not _is_object(obj):
+    if not is_json_object(obj):
         return ""  # the structural check reports the type
     api_version, kind = obj.get("apiVersion"), obj.get("kind")
     expected_version, expected_kind = known.api_version, known.gvk.kind
@@ -249,9 +245,9 @@ def _kind_mismatch(known: _KnownKind, obj: Any) -> str:
 def _not_objects(obj: Any, old_obj: Any) -> ErrorList:
     """The structural check's type error for objects that are not JSON objects (the root path)."""
     errors = []
-    if not _is_object(obj):
+    if not is_json_object(obj):
         errors.append(not_an_object(obj))
-    if not _is_object(old_obj):
+    if not is_json_object(old_obj):
         errors.append(_in_old_object(not_an_object(old_obj)))
     return errors
 
