@@ -352,7 +352,8 @@ def validate_device_selector(
     equal to the old ones; 1.37 only for that DeviceClass case (claims and templates are not
     validated again on update).
     """
-    environment = _DEVICE_SELECTOR_ENVIRONMENTS.get(release)
+    # The usual release by identity: hashing the frozen dataclass costs more than the cache lookup.
+    environment = "1.37" if release is KUBERNETES_1_37 else _DEVICE_SELECTOR_ENVIRONMENTS.get(release)
     if environment is None:
         raise ValueError(f"{release} has no CEL device selectors")
     expression = as_go_string(expression)

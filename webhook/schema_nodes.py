@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-import orjson
-
 from webhook.field import ROOT, ErrorList, FieldPath, go_quote, invalid, not_supported, required, type_invalid
 from webhook.gotime import is_rfc3339
 from webhook.quantity import INT64_MAX, INT64_MIN, quantity_error
@@ -157,6 +155,13 @@ class Node:
         errors, differs from it (see `StructuralChecker.check_against`)."""
         self.check(value, link, findings)
 
+    def check_equal(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
+        """Check `value` where `passed`, the value at the same path of an object that had no errors,
+        is equal to it (``==``) below a node that takes a boolean or a number (see `_check_old`): a
+        value of the same Python type as `passed` has its verdict."""
+        if type(value) is not type(passed):
+            self.check(value, link, findings)
+
 
 def _check_old(node: Node, value: Any, passed: Any, link: Link, findings: Findings) -> None:
     """`node.check(value)` for a value of an old object, `passed` being the new object's value at
@@ -165,28 +170,22 @@ def _check_old(node: Node, value: Any, passed: Any, link: Link, findings: Findin
     A value that is the same JSON as `passed` has its verdict. Where `node` takes neither booleans
     nor numbers, ``==`` says so: it then means the same JSON types all the way down (a string equals
     only a string, a list only a list, a dict only a mapping), and the check reads nothing else.
-    Below a node that takes them, 1 == 1.0 == true, so equal values are told apart by orjson's
-    bytes (1, 1.0 and true are written differently); values whose bytes differ (keys in another
-    order, say) are walked, comparing the children the same way.
+    Below a node that takes them, 1 == 1.0 == true: equal values are walked down to those nodes
+    only (`Node.check_equal`), where a value of another type than `passed`'s is checked; values
+    that differ are walked, comparing the children the same way.
     """
     if passed is None:
         node.check(value, link, findings)
-    elif not _equal(value, passed) or (node.numeric and not _same_json(value, passed)):
+    elif not _equal(value, passed):
         node.check_against(value, passed, link, findings)
+    elif node.numeric:
+        node.check_equal(value, passed, link, findings)
 
 
 def _equal(value: Any, other: Any) -> bool:
     try:
         return bool(value == other)
     except RecursionError:  # nested deeper than the interpreter compares
-        return False
-
-
-def _same_json(value: Any, other: Any) -> bool:
-    """Whether orjson writes the same bytes for both (False when it cannot write one of them)."""
-    try:
-        return orjson.dumps(value) == orjson.dumps(other)
-    except TypeError:  # orjson.JSONEncodeError: integers beyond 64 bits, non-string keys, deep nesting
         return False
 
 
@@ -320,11 +319,15 @@ class Struct(Node):
     by types alone (see `check_items`); an unknown field maps to nothing, whose type no value has.
     """
 
-    __slots__ = ("fields", "int64_fields", "required", "settled_types")
+    __slots__ = ("fields", "int64_fields", "numeric_fields", "required", "settled_types")
 
     def __init__(self, fields: Mapping[str, Node], required: tuple[str, ...]) -> None:
         super().__init__(numeric=any(node.numeric for node in fields.values()))
         self.fields: dict[str, Node] = dict(fields)
+        # The fields whose values `==` may take for another JSON type (see `check_equal`).
+        self.numeric_fields: tuple[tuple[str, Node], ...] = tuple(
+            (name, node) for name, node in fields.items() if node.numeric
+        )
         self.settled_types: dict[str, type] = {name: node.settled for name, node in fields.items()}
         # The fields of a plain int64 (`Int64`, no format but int64, no enum): an integer within
         # int64 needs no look there either.
@@ -365,6 +368,19 @@ class Struct(Node):
                 findings.unknown_field((link, key if type(key) is str else str(key)))
             elif type(child) is not node.settled and child is not None:
                 _check_old(node, child, counterparts.get(key), (link, key), findings)
+
+    def check_equal(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not dict or type(passed) is not dict:
+            self.check(value, link, findings)
+            return
+        obj: dict[Any, Any] = value
+        counterparts: dict[Any, Any] = passed
+        # Equal objects have the same keys, the same values but for JSON types `==` forgives, which
+        # only the numeric fields can hold; an unknown field of such a value is not reported.
+        for name, node in self.numeric_fields:
+            child = obj.get(name)
+            if type(child) is not node.settled and child is not None:
+                node.check_equal(child, counterparts.get(name), (link, name), findings)
 
     def check_items(self, array: list[Any], link: Link, findings: Findings) -> None:
         """`check` of every item of a list of these structs (a list's items are checked here).
@@ -432,6 +448,18 @@ class Map(Node):
                     continue
                 values.check(child, (link, _MapKey(key)), findings)
 
+    def check_equal(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not dict or type(passed) is not dict:
+            self.check(value, link, findings)
+            return
+        obj: dict[Any, Any] = value
+        counterparts: dict[Any, Any] = passed
+        values = self.values
+        settled = values.settled
+        for key, child in obj.items():
+            if type(child) is not settled and child is not None:
+                values.check_equal(child, counterparts.get(key), (link, _MapKey(key)), findings)
+
 
 class Array(Node):
     __slots__ = ("items", "struct_items")
@@ -478,6 +506,18 @@ class Array(Node):
                 _check_old(
                     items, child, counterparts[index] if index < count else None, (link, index), findings
                 )
+
+    def check_equal(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
+        if type(value) is not list or type(passed) is not list:
+            self.check(value, link, findings)
+            return
+        array: list[Any] = value
+        counterparts: list[Any] = passed  # as long as `array`: they are equal
+        items = self.items
+        settled = items.settled
+        for index, child in enumerate(array):
+            if type(child) is not settled and child is not None:
+                items.check_equal(child, counterparts[index], (link, index), findings)
 
 
 def _check_date_time(value: Any, link: Link, findings: Findings) -> None:

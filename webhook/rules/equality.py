@@ -277,10 +277,9 @@ def _same_layout(a: Any, b: Any) -> bool:
     if kind is dict:
         left: dict[Any, Any] = a
         right: dict[Any, Any] = b
-        if list(left) != list(right):  # the same keys (a == b), in another order
-            return False
-        for key, value in left.items():  # noqa: SIM110 (see the docstring)
-            if not _same_layout(value, right[key]):
+        # The same keys (a == b): side by side, in the same order, each with a value of the same layout.
+        for (key, value), (other_key, other_value) in zip(left.items(), right.items()):  # noqa: B905
+            if key != other_key or not _same_layout(value, other_value):
                 return False
         return True
     if kind is list:

@@ -193,13 +193,19 @@ VALID_POOLS: Final = ValidValues(_pool)
 # --- ResourceClaim spec (and a template's spec.spec) --------------------------------------------------------
 
 
-def validate_resource_claim(new: Mapping[str, Any], old: Old) -> ErrorList:
+def validate_resource_claim(
+    new: Mapping[str, Any], old: Old, *, spec_unchanged: bool | None = None
+) -> ErrorList:
     """`Validate_ResourceClaim` on create and on updates of the claim: the spec is immutable
     (`+k8s:immutable`, short-circuits); on create it is validated. The status is not: it is empty on
-    create and kept as it was on an update of the claim."""
+    create and kept as it was on an update of the claim. On an update, `spec_unchanged` is
+    `semantic_equal` of the two specs where the caller has it already."""
     update = old is not None
     spec, old_spec = new.get("spec"), old.get("spec") if old is not None else None
-    if _unchanged(spec, old_spec, update, shapes.RESOURCE_CLAIM_SPEC):
+    if update and spec_unchanged is not None:
+        if spec_unchanged:
+            return []
+    elif _unchanged(spec, old_spec, update, shapes.RESOURCE_CLAIM_SPEC):
         return []
     if update:
         return beta(immutable(_SPEC))

@@ -15,6 +15,7 @@ where none does (the usual case, which then costs no copy).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 EXACT_COUNT: Final = "ExactCount"
@@ -29,16 +30,26 @@ def defaulted_claim_spec(spec: Any) -> Any:
     devices = spec.get("devices")
     if not isinstance(devices, dict) or not isinstance(devices.get("requests"), list):
         return spec
-    given = devices["requests"]
-    requests = [_defaulted_request(request) for request in given]
-    if _same_items(requests, given):
+    given: list[Any] = devices["requests"]
+    requests = _defaulted_items(given, _defaulted_request)
+    if requests is given:
         return spec
     return {**spec, "devices": {**devices, "requests": requests}}
 
 
-def _same_items(items: list[Any], given: list[Any]) -> bool:
-    """Whether each item is the one given (nothing was defaulted)."""
-    return all(item is original for item, original in zip(items, given, strict=True))
+def _defaulted_items(given: list[Any], defaulted: Callable[[Any], Any]) -> list[Any]:
+    """Each item of `given` defaulted: a new list from the first item a default applies to, else the
+    list given. (Plain loops: mypyc compiles them to C, not generators.)"""
+    for index in range(len(given)):
+        item = given[index]
+        changed = defaulted(item)
+        if changed is not item:
+            items = given[:index]
+            items.append(changed)
+            for rest in given[index + 1 :]:
+                items.append(defaulted(rest))
+            return items
+    return given
 
 
 def _defaulted_request(request: Any) -> Any:
@@ -47,14 +58,16 @@ def _defaulted_request(request: Any) -> Any:
     exactly, first_available = request.get("exactly"), request.get("firstAvailable")
     defaulted_exactly = defaulted_device_request(exactly) if isinstance(exactly, dict) else exactly
     subrequests: list[Any] = first_available if isinstance(first_available, list) else []
-    defaulted_subrequests = [defaulted_device_request(sub) for sub in subrequests]
-    if defaulted_exactly is exactly and _same_items(defaulted_subrequests, subrequests):
+    defaulted_subrequests = _defaulted_items(subrequests, defaulted_device_request)
+    if defaulted_exactly is exactly and defaulted_subrequests is subrequests:
         return request
     defaulted = dict(request)
     if isinstance(exactly, dict):
         defaulted["exactly"] = defaulted_exactly
     if isinstance(first_available, list):
-        defaulted["firstAvailable"] = defaulted_subrequests
+        defaulted["firstAvailable"] = (
+            list(subrequests) if defaulted_subrequests is subrequests else defaulted_subrequests
+        )
     return defaulted
 
 
@@ -84,18 +97,13 @@ def defaulted_device_request(request: Any) -> Any:
 
 def defaulted_tolerations(tolerations: list[Any]) -> list[Any]:
     """`operator` defaults to Equal (the list given when no toleration lacks one)."""
-    if not any(_operator_defaulted(toleration) for toleration in tolerations):
-        return tolerations
-    return [
-        {**toleration, "operator": DEFAULT_TOLERATION_OPERATOR}
-        if _operator_defaulted(toleration)
-        else toleration
-        for toleration in tolerations
-    ]
+    return _defaulted_items(tolerations, _defaulted_toleration)
 
 
-def _operator_defaulted(toleration: Any) -> bool:
-    return isinstance(toleration, dict) and toleration.get("operator") in (None, "")
+def _defaulted_toleration(toleration: Any) -> Any:
+    if isinstance(toleration, dict) and toleration.get("operator") in (None, ""):
+        return {**toleration, "operator": DEFAULT_TOLERATION_OPERATOR}
+    return toleration
 
 
 def defaulted_claim_status(status: Any) -> Any:
@@ -108,9 +116,9 @@ def defaulted_claim_status(status: Any) -> Any:
     devices = allocation.get("devices")
     if not isinstance(devices, dict) or not isinstance(devices.get("results"), list):
         return status
-    given = devices["results"]
-    results = [_defaulted_result(result) for result in given]
-    if _same_items(results, given):
+    given: list[Any] = devices["results"]
+    results = _defaulted_items(given, _defaulted_result)
+    if results is given:
         return status
     return {**status, "allocation": {**allocation, "devices": {**devices, "results": results}}}
 

@@ -88,12 +88,15 @@ def validate_claim_update(new: Obj, old: Obj) -> ErrorList:
     handwritten = meta.validate_object_meta(new.get("metadata"), namespaced=True, release=RELEASE)
     handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
     new_spec, old_spec = new.get("spec"), old.get("spec")
-    if not semantic_equal(new_spec, old_spec, shapes.RESOURCE_CLAIM_SPEC):
+    spec_unchanged = semantic_equal(new_spec, old_spec, shapes.RESOURCE_CLAIM_SPEC)
+    if not spec_unchanged:
         # ValidateImmutableField(...).WithOrigin("immutable").MarkCoveredByDeclarative(); the value,
         # the internal ResourceClaimSpec, is printed here as its v1 JSON.
         error = invalid(_SPEC, GoText(go_json(new_spec)), meta.FIELD_IMMUTABLE_MSG)
         handwritten += covered_by_declarative(with_origin([error], "immutable"))
-    return merge_validations(handwritten, declared.validate_resource_claim(new, old))
+    # Both compare the same specs the same way (Semantic.DeepEqual): once is enough.
+    declarative = declared.validate_resource_claim(new, old, spec_unchanged=spec_unchanged)
+    return merge_validations(handwritten, declarative)
 
 
 # --- status -----------------------------------------------------------------------------------------------
