@@ -24,11 +24,9 @@ from webhook.field import (
     ErrorList,
     FieldPath,
     covered_by_declarative,
-    duplicate,
     invalid,
     required,
     too_long,
-    too_long_max_length,
 )
 from webhook.rules import equality, meta, names, nodeselector
 from webhook.rules.equality import (
@@ -51,13 +49,6 @@ from webhook.rules.equality import (
     semantic_equal,
 )
 from webhook.rules.kinds import GroupVersionKind
-from webhook.rules.v1alpha2 import podschedulingcontext
-from webhook.rules.v1alpha2.podschedulingcontext import validate_slice_is_a_set
-from webhook.rules.v1alpha2.resourceclaim import (
-    validate_resource_claim_consumers,
-    validate_resource_handles,
-    validate_structured_resource_handle,
-)
 from webhook.rules.values import integer, mapping, optional_mapping, sequence, string_map, text
 from webhook.schemas import StructuralChecker
 
@@ -170,22 +161,7 @@ def test_lone_surrogates_take_the_slow_path(value: str) -> None:
     assert names.byte_length(value) == _bytes(value)
 
 
-# --- the list loops --------------------------------------------------------------------------------------
-
-
-def reference_slice_is_a_set(items: list[Any], path: FieldPath) -> ErrorList:
-    errs: ErrorList = []
-    seen: set[str] = set()
-    for i, raw in enumerate(items):
-        item, at = raw if isinstance(raw, str) else "", path.index(i)
-        if item in seen:
-            errs.append(duplicate(at, item))
-        else:
-            errs += names.validate_node_name(item, at)
-            seen.add(item)
-    if len(items) > 128:
-        errs.append(too_long_max_length(path, len(items), 128))
-    return errs
+# --- lists of names (webhook.rules.names) and the object readers -------------------------------------
 
 
 node_names = st.lists(
@@ -194,21 +170,6 @@ node_names = st.lists(
     ),
     max_size=140,
 )
-
-
-@given(node_names)
-@settings(max_examples=300, deadline=None)
-def test_node_lists_report_as_validate_slice_is_a_set_did(items: list[Any]) -> None:
-    path = ROOT.child("spec", "potentialNodes")
-    fast = validate_slice_is_a_set(
-        items,
-        128,
-        names.validate_node_name,
-        path,
-        is_valid_item=names.is_valid_dns1123_subdomain,
-        are_valid_items=names.are_valid_dns1123_subdomains,
-    )
-    assert fast == reference_slice_is_a_set(items, path)
 
 
 subdomain_parts = st.sampled_from(["a", "b0", "x-y", "-", ".", "\n", "", "A", "é", "9", "a" * 250])
@@ -234,62 +195,6 @@ def test_a_list_of_subdomains_is_valid_exactly_when_each_is(values: list[Any]) -
 def test_subdomain_list_edges(values: list[str]) -> None:
     expected = all(reference_subdomain(v) == [] for v in values)
     assert names.are_valid_dns1123_subdomains(values) == expected
-
-
-def reference_consumers(consumers: list[Any], path: FieldPath) -> ErrorList:
-    errs: ErrorList = []
-    seen_uids: set[str] = set()
-    for i, raw_consumer in enumerate(consumers):
-        consumer, consumer_path = mapping(raw_consumer), path.index(i)
-        raw_uid = consumer.get("uid")
-        uid = raw_uid if isinstance(raw_uid, str) else ""
-        if uid in seen_uids:
-            errs.append(duplicate(consumer_path.child("uid"), uid))
-            continue
-        seen_uids.add(uid)
-        for name in ("resource", "name", "uid"):
-            value = consumer.get(name)
-            if not (isinstance(value, str) and value):
-                errs.append(required(consumer_path.child(name), ""))
-    if len(consumers) > 32:
-        errs.append(too_long_max_length(path, len(consumers), 32))
-    return errs
-
-
-consumer_field = st.one_of(st.sampled_from(["", "pods", "a", "b"]), st.none(), st.integers(0, 1))
-consumers = st.lists(
-    st.one_of(
-        st.fixed_dictionaries(
-            {}, optional={"resource": consumer_field, "name": consumer_field, "uid": consumer_field}
-        ),
-        st.none(),
-        st.just("not an object"),
-    ),
-    max_size=36,
-)
-
-
-@given(consumers)
-@settings(max_examples=300, deadline=None)
-def test_consumers_report_as_before(entries: list[Any]) -> None:
-    path = ROOT.child("status", "reservedFor")
-    assert validate_resource_claim_consumers(entries, path) == reference_consumers(entries, path)
-
-
-@pytest.mark.parametrize("count", [0, 1, 32, 33])
-@pytest.mark.parametrize("spoil", [None, "duplicate uid", "empty name", "missing resource", "not a dict"])
-def test_long_consumer_lists_report_as_before(count: int, spoil: str | None) -> None:
-    entries: list[Any] = [{"resource": "pods", "name": f"pod-{i}", "uid": f"uid-{i}"} for i in range(count)]
-    if count and spoil == "duplicate uid":
-        entries[-1]["uid"] = "uid-0"
-    elif count and spoil == "empty name":
-        entries[-1]["name"] = ""
-    elif count and spoil == "missing resource":
-        del entries[-1]["resource"]
-    elif count and spoil == "not a dict":
-        entries[-1] = ["pods"]
-    path = ROOT.child("status", "reservedFor")
-    assert validate_resource_claim_consumers(entries, path) == reference_consumers(entries, path)
 
 
 @pytest.mark.parametrize("value", [{}, {"a": 1}, None, [], "text", 0, ()])
@@ -958,7 +863,7 @@ def test_annotations_around_the_size_budget_report_as_before(annotations: dict[s
     assert meta.validate_annotations(annotations, path) == reference_annotations(annotations, path)
 
 
-# --- the kinds' rules: each shortcut against the loop it stands in for --------------------------------
+# --- the kinds' rules: the typed walk and node selectors, each against the loop it stands in for -------
 
 
 def reference_semantic_equal(a: Any, b: Any, shape: Shape) -> bool:
@@ -1046,25 +951,6 @@ def test_allocations_changed_deep_inside_compare_as_before(allocation: dict[str,
                 assert semantic_equal(left, right, ALLOCATION_RESULT) == expected
 
 
-def reference_resource_handles(handles: list[Any], path: FieldPath) -> ErrorList:
-    """`validateResourceHandles` handle by handle, every path built."""
-    errs: ErrorList = []
-    for i, raw_handle in enumerate(handles):
-        handle, at = mapping(raw_handle), path.index(i)
-        errs += names.validate_csi_driver_name(text(handle.get("driverName")), at.child("driverName"))
-        data = text(handle.get("data"))
-        if _bytes(data) > 16 * 1024:
-            errs.append(too_long_max_length(at.child("data"), _bytes(data), 16 * 1024))
-        structured = optional_mapping(handle.get("structuredData"))
-        if structured is not None:
-            errs += validate_structured_resource_handle(structured, at.child("structuredData"))
-            if data:
-                errs.append(invalid(at, None, "data and structuredData are mutually exclusive"))
-    if len(handles) > 32:
-        errs.append(too_long_max_length(path, len(handles), 32))
-    return errs
-
-
 # Each field is valid about half the time, so that whole lists of valid entries (the shortcuts'
 # case) come up as often as lists with one bad part in them.
 _any_names = st.one_of(
@@ -1075,64 +961,6 @@ _any_names = st.one_of(
     st.just(["a"]),
 )
 _handle_names = st.one_of(st.sampled_from(["gpu.example.com", "worker-1", "gpu-0"]), _any_names)
-_handle_data = st.one_of(
-    st.sampled_from(["", "{}", "x" * 4096]),
-    st.sampled_from(["x" * 4097, "x" * 16384, "x" * 16385, "é" * 8192, "é" * 8193]),
-    st.none(),
-    st.integers(0, 1),
-)
-_named_results = st.lists(
-    st.one_of(
-        st.fixed_dictionaries(
-            {},
-            optional={
-                "namedResources": st.one_of(
-                    st.fixed_dictionaries({"name": _handle_names}),
-                    st.fixed_dictionaries({}, optional={"name": _handle_names}),
-                    st.none(),
-                    st.just("x"),
-                ),
-                "vendorRequestParameters": st.just({"a": 1}),
-            },
-        ),
-        st.none(),
-        st.just(["x"]),
-    ),
-    max_size=3,
-)
-_structured_handles = st.one_of(
-    st.fixed_dictionaries({"nodeName": _handle_names, "results": _named_results}),
-    st.fixed_dictionaries(
-        {},
-        optional={"nodeName": _handle_names, "results": st.one_of(_named_results, st.none(), st.just("x"))},
-    ),
-    st.none(),
-    st.just("not an object"),
-)
-_handles = st.lists(
-    st.one_of(
-        st.fixed_dictionaries({"driverName": _handle_names}, optional={"data": _handle_data}),
-        st.fixed_dictionaries({"driverName": _handle_names, "structuredData": _structured_handles}),
-        st.fixed_dictionaries(
-            {},
-            optional={
-                "driverName": _handle_names,
-                "data": _handle_data,
-                "structuredData": _structured_handles,
-            },
-        ),
-        st.none(),
-        st.just(["x"]),
-    ),
-    max_size=4,
-).flatmap(lambda few: st.sampled_from([few, few * 8, few * 9]))  # around the limit of 32 handles
-
-
-@given(_handles)
-@settings(max_examples=600, deadline=None)
-def test_resource_handles_report_as_before(handles: list[Any]) -> None:
-    path = ROOT.child("status", "allocation", "resourceHandles")
-    assert validate_resource_handles(handles, path) == reference_resource_handles(handles, path)
 
 
 def reference_node_selector(selector: Any, path: FieldPath) -> ErrorList:
@@ -1207,57 +1035,6 @@ def test_node_selectors_report_as_before(selector: Any) -> None:
     assert nodeselector.validate_node_selector(selector, path) == reference_node_selector(selector, path)
 
 
-def reference_claim_statuses(claim_statuses: list[Any], path: FieldPath) -> ErrorList:
-    errs: ErrorList = []
-    seen: set[str] = set()
-    for i, raw in enumerate(claim_statuses):
-        claim_status, at = mapping(raw), path.index(i)
-        nodes = claim_status.get("unsuitableNodes")
-        errs += reference_slice_is_a_set(
-            nodes if isinstance(nodes, list) else [], at.child("unsuitableNodes")
-        )
-        name = text(claim_status.get("name"))
-        if name in seen:
-            errs.append(duplicate(at, name))
-        else:
-            seen.add(name)
-    return errs
-
-
-_claim_statuses = st.lists(
-    st.one_of(
-        st.fixed_dictionaries(
-            {},
-            optional={
-                "name": st.one_of(st.sampled_from(["gpu-0", "gpu-1", ""]), st.none(), st.integers(0, 1)),
-                "unsuitableNodes": st.one_of(
-                    st.lists(
-                        st.sampled_from(["node-1", "node-2", "node-3", "node-4"]), max_size=4, unique=True
-                    ),
-                    st.lists(st.sampled_from(["node-1", "node-2", "node-3", "Node_4"]), max_size=4),
-                    node_names,
-                    st.builds(lambda n: [f"node-{i}" for i in range(n)], st.integers(126, 130)),
-                    st.none(),
-                    st.just("node-1"),
-                ),
-            },
-        ),
-        st.none(),
-        st.just(["x"]),
-    ),
-    max_size=3,
-)
-
-
-@given(_claim_statuses)
-@settings(max_examples=600, deadline=None)
-def test_claim_statuses_report_as_before(claim_statuses: list[Any]) -> None:
-    path = ROOT.child("status", "claims")
-    assert podschedulingcontext._validate_claim_statuses(claim_statuses, path) == reference_claim_statuses(
-        claim_statuses, path
-    )
-
-
 # Every part of a valid document replaced, one at a time, by each of these: the shortcuts must
 # hand each broken document to the loop (and keep each still-valid one).
 _AWKWARD: tuple[Any, ...] = (
@@ -1275,7 +1052,6 @@ _AWKWARD: tuple[Any, ...] = (
     [],
     ["x"],
 )
-_AWKWARD_DATA = ("x" * 4097, "x" * 16385, "é" * 8192, "é" * 8193)
 
 
 def _changed_anywhere(document: Any, extra: tuple[Any, ...] = ()) -> Iterator[Any]:
@@ -1283,29 +1059,6 @@ def _changed_anywhere(document: Any, extra: tuple[Any, ...] = ()) -> Iterator[An
     for path in list(_paths(document))[1:]:  # the parts, not the whole
         for value in (*_AWKWARD, *extra):
             yield _replace(document, path, value)
-
-
-_VALID_HANDLES = [
-    {"driverName": "gpu.example.com", "data": '{"gpu": 1}'},
-    {
-        "driverName": "GPU.example.com",
-        "data": "",
-        "structuredData": {
-            "vendorClaimParameters": {"kind": "GpuConfig"},
-            "nodeName": "worker-1",
-            "results": [{"namedResources": {"name": "gpu-0"}}, {"namedResources": {"name": "gpu-1"}}],
-        },
-    },
-]
-
-
-def test_resource_handles_changed_anywhere_report_as_before() -> None:
-    path = ROOT.child("status", "allocation", "resourceHandles")
-    for handles in _changed_anywhere(_VALID_HANDLES, _AWKWARD_DATA):
-        assert validate_resource_handles(handles, path) == reference_resource_handles(handles, path)
-    for count in (32, 33):
-        handles = (_VALID_HANDLES * count)[:count]
-        assert validate_resource_handles(handles, path) == reference_resource_handles(handles, path)
 
 
 _VALID_SELECTOR = {
@@ -1326,24 +1079,6 @@ def test_node_selectors_changed_anywhere_report_as_before() -> None:
     path = ROOT.child("spec", "suitableNodes")
     for selector in _changed_anywhere(_VALID_SELECTOR, ("In", "metadata.name", ["a", "b"])):
         assert nodeselector.validate_node_selector(selector, path) == reference_node_selector(selector, path)
-
-
-_VALID_CLAIM_STATUSES = [
-    {"name": "gpu-0", "unsuitableNodes": ["node-1", "node-2"]},
-    {"name": "gpu-1", "unsuitableNodes": ["node-2", "node-3"]},
-    {"name": "", "unsuitableNodes": []},
-]
-
-
-def test_claim_statuses_changed_anywhere_report_as_before() -> None:
-    path = ROOT.child("status", "claims")
-    for statuses in _changed_anywhere(_VALID_CLAIM_STATUSES):
-        found = podschedulingcontext._validate_claim_statuses(statuses, path)
-        assert found == reference_claim_statuses(statuses, path)
-    for count in (128, 129):
-        statuses = [{"name": "gpu-0", "unsuitableNodes": [f"node-{i}" for i in range(count)]}]
-        found = podschedulingcontext._validate_claim_statuses(statuses, path)
-        assert found == reference_claim_statuses(statuses, path)
 
 
 # --- the structural check: scalars decided in one test, old lists sharing the new one's first items -----
@@ -1470,8 +1205,8 @@ def test_fields_that_are_strings_but_not_plain_strings_are_checked(
 
 
 # --- kindrules ---
-# The kinds' name shortcuts (`webhook.rules.names`) and the node-list shortcut of
-# PodSchedulingContext, each against the per-name reference.
+# The name shortcuts of `webhook.rules.names` for lists of names and driver names, each against the
+# per-name reference.
 
 
 @given(name_like)
@@ -1499,59 +1234,6 @@ def test_node_lists_are_valid_exactly_when_each_name_is(items: list[Any]) -> Non
     expected = all(isinstance(v, str) and reference_subdomain(v) == [] for v in items)
     assert names.are_valid_dns1123_subdomains(items) == expected
     assert names.are_valid_dns1123_subdomains(tuple(items)) == expected
-
-
-@pytest.mark.parametrize("field", ["resource", "name", "uid"])
-@pytest.mark.parametrize("value", ["", None, 1, ["pods"]])
-@pytest.mark.parametrize("at", [0, -1])
-def test_a_consumer_with_one_field_spoilt_reports_as_before(field: str, value: Any, at: int) -> None:
-    entries: list[Any] = [{"resource": "pods", "name": f"pod-{i}", "uid": f"uid-{i}"} for i in range(32)]
-    entries[at][field] = value
-    path = ROOT.child("status", "reservedFor")
-    assert validate_resource_claim_consumers(entries, path) == reference_consumers(entries, path)
-
-
-from webhook.field import not_supported  # noqa: E402
-from webhook.rules.v1alpha2 import references, resourceclaim  # noqa: E402
-
-_parameters_refs = st.one_of(
-    st.none(),
-    st.just("not an object"),
-    st.fixed_dictionaries(
-        {}, optional={"apiGroup": consumer_field, "kind": consumer_field, "name": consumer_field}
-    ),
-)
-
-
-def reference_claim_spec(spec: Any, path: FieldPath) -> ErrorList:
-    spec = mapping(spec)
-    errs = names.validate_dns_subdomain(text(spec.get("resourceClassName")), path.child("resourceClassName"))
-    errs += references.validate_claim_parameters_ref(spec.get("parametersRef"), path.child("parametersRef"))
-    mode = text(spec.get("allocationMode")) or "WaitForFirstConsumer"
-    if mode not in resourceclaim.ALLOCATION_MODES:
-        errs.append(not_supported(path.child("allocationMode"), mode, resourceclaim.ALLOCATION_MODES))
-    return errs
-
-
-@given(_parameters_refs)
-@settings(max_examples=300, deadline=None)
-def test_a_parameters_ref_is_valid_exactly_when_its_check_finds_nothing(ref: Any) -> None:
-    path = ROOT.child("spec", "parametersRef")
-    assert references.is_valid_claim_parameters_ref(ref) == (
-        references.validate_claim_parameters_ref(ref, path) == []
-    )
-
-
-@given(
-    st.one_of(name_like, st.none(), st.integers(0, 1)),
-    _parameters_refs,
-    st.one_of(st.sampled_from(["", "Immediate", "WaitForFirstConsumer", "Eventually"]), st.none()),
-)
-@settings(max_examples=600, deadline=None)
-def test_claim_specs_report_as_before(class_name: Any, ref: Any, mode: Any) -> None:
-    spec = {"resourceClassName": class_name, "parametersRef": ref, "allocationMode": mode}
-    path = ROOT.child("spec", "spec")
-    assert resourceclaim.validate_claim_spec(spec, path) == reference_claim_spec(spec, path)
 
 
 # --- meta ---

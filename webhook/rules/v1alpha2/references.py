@@ -18,20 +18,13 @@ from webhook.field import ErrorList, FieldPath, required
 from webhook.rules.names import validate_dns_label
 from webhook.rules.values import optional_mapping, text
 
-__all__ = ["is_valid_claim_parameters_ref", "validate_claim_parameters_ref", "validate_class_parameters_ref"]
+__all__ = ["validate_claim_parameters_ref", "validate_class_parameters_ref"]
 
 
 def validate_claim_parameters_ref(ref: Any, path: FieldPath) -> ErrorList:
     """`validateResourceClaimParametersRef`: kind and name are required."""
     fields = optional_mapping(ref)
     return [] if fields is None else _validate_kind_and_name(fields, path)
-
-
-def is_valid_claim_parameters_ref(ref: Any) -> bool:
-    """Whether `validate_claim_parameters_ref` finds nothing (at any path): no reference, or one with
-    a kind and a name."""
-    fields = optional_mapping(ref)
-    return fields is None or bool(text(fields.get("kind")) and text(fields.get("name")))
 
 
 def validate_class_parameters_ref(ref: Any, path: FieldPath) -> ErrorList:

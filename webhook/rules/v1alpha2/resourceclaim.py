@@ -35,12 +35,7 @@ from webhook.rules import meta
 from webhook.rules.equality import ALLOCATION_RESULT, RESOURCE_CLAIM_SPEC, semantic_equal
 from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.names import (
-    DNS1123_SUBDOMAIN_MAX_LENGTH,
-    are_dns1123_subdomains,
     byte_length,
-    csi_driver_name_as_subdomain,
-    is_valid_csi_driver_name,
-    is_valid_dns1123_subdomain,
     validate_csi_driver_name,
     validate_dns_subdomain,
     validate_node_name,
@@ -48,7 +43,7 @@ from webhook.rules.names import (
 from webhook.rules.nodeselector import validate_node_selector
 from webhook.rules.v1alpha2 import resource_v1alpha2
 from webhook.rules.v1alpha2.namedresources import validate_allocation_result_model
-from webhook.rules.v1alpha2.references import is_valid_claim_parameters_ref, validate_claim_parameters_ref
+from webhook.rules.v1alpha2.references import validate_claim_parameters_ref
 from webhook.rules.values import flag, mapping, optional_mapping, sequence, text
 
 # Limits of pkg/apis/resource (types.go); length checks count the bytes of the Go string.
@@ -83,14 +78,9 @@ def validate_claim_spec(spec: Any, path: FieldPath) -> ErrorList:
     """`validateResourceClaimSpec`."""
     spec = mapping(spec)
     errs: ErrorList = []
-    # ValidateClassName (a DNS subdomain) with no separate Required: "" gets the regex message. The
-    # paths are built only for a field with an error.
-    class_name = text(spec.get("resourceClassName"))
-    if not is_valid_dns1123_subdomain(class_name):
-        errs += validate_dns_subdomain(class_name, path.child("resourceClassName"))
-    parameters_ref = spec.get("parametersRef")
-    if not is_valid_claim_parameters_ref(parameters_ref):
-        errs += validate_claim_parameters_ref(parameters_ref, path.child("parametersRef"))
+    # ValidateClassName (a DNS subdomain) with no separate Required: "" gets the regex message.
+    errs += validate_dns_subdomain(text(spec.get("resourceClassName")), path.child("resourceClassName"))
+    errs += validate_claim_parameters_ref(spec.get("parametersRef"), path.child("parametersRef"))
     allocation_mode = text(spec.get("allocationMode")) or DEFAULT_ALLOCATION_MODE
     if allocation_mode not in ALLOCATION_MODES:
         errs.append(not_supported(path.child("allocationMode"), allocation_mode, ALLOCATION_MODES))
@@ -139,8 +129,7 @@ def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
     # The driver name might not be set yet; it must be once there is an allocation.
     driver_name = text(status.get("driverName"))
     if driver_name:
-        if not is_valid_csi_driver_name(driver_name):
-            errs += validate_csi_driver_name(driver_name, _STATUS.child("driverName"))
+        errs += validate_csi_driver_name(driver_name, _STATUS.child("driverName"))
     elif allocation is not None:
         errs.append(required(_STATUS.child("driverName"), "must be specified when `allocation` is set"))
 
@@ -232,56 +221,8 @@ def validate_allocation_result(allocation: Mapping[str, Any] | None, path: Field
     return errs
 
 
-# A Go string of n characters holds at most 4n bytes: data this short is within the limit uncounted.
-_SHORT_DATA_CHARS: Final = RESOURCE_HANDLE_DATA_MAX_SIZE // 4
-
-
-def _resource_handles_plainly_valid(handles: Sequence[Any]) -> bool:
-    """Whether `validate_resource_handles` finds nothing, decided without a path or a list of errors:
-    objects whose driver names, data sizes, structured node names and named-resources results are
-    all fine, the names that must be DNS subdomains checked in one pass. Anything unusual -- a
-    non-string field, a model that is not set, any error -- answers False, and the per-handle loop
-    decides."""
-    if len(handles) > ALLOCATION_RESULT_RESOURCE_HANDLES_MAX_SIZE:
-        return False
-    subdomains: list[str] = []  # driver names as checked, node names, allocated instance names
-    for handle in handles:
-        if type(handle) is not dict:
-            return False
-        driver_name, data = handle.get("driverName"), handle.get("data") or ""
-        if not isinstance(driver_name, str) or not isinstance(data, str):
-            return False
-        if len(data) > _SHORT_DATA_CHARS and byte_length(data) > RESOURCE_HANDLE_DATA_MAX_SIZE:
-            return False
-        driver_subdomain = csi_driver_name_as_subdomain(driver_name)
-        if driver_subdomain is None:
-            return False
-        subdomains.append(driver_subdomain)
-        structured = handle.get("structuredData")
-        if structured is None:
-            continue
-        if type(structured) is not dict or data:  # data and structuredData are mutually exclusive
-            return False
-        node_name, results = structured.get("nodeName") or "", structured.get("results") or []
-        if not isinstance(node_name, str) or type(results) is not list:
-            return False
-        if node_name:
-            if len(node_name) > DNS1123_SUBDOMAIN_MAX_LENGTH:
-                return False
-            subdomains.append(node_name)
-        for result in results:
-            named_resources = result.get("namedResources") if type(result) is dict else None
-            name = named_resources.get("name") if type(named_resources) is dict else None
-            if not isinstance(name, str) or len(name) > DNS1123_SUBDOMAIN_MAX_LENGTH:
-                return False
-            subdomains.append(name)
-    return are_dns1123_subdomains(subdomains)
-
-
 def validate_resource_handles(handles: Sequence[Any], path: FieldPath) -> ErrorList:
     """`validateResourceHandles`: per handle, then the size limit (the value shown is the count)."""
-    if _resource_handles_plainly_valid(handles):
-        return []
     errs: ErrorList = []
     for i, raw_handle in enumerate(handles):
         handle, handle_path = mapping(raw_handle), path.index(i)
@@ -314,29 +255,9 @@ def validate_structured_resource_handle(handle: Mapping[str, Any], path: FieldPa
     return errs
 
 
-def _all_consumers_complete_and_distinct(consumers: Sequence[Any]) -> bool:
-    """Whether every entry is an object with non-empty string resource, name and uid, and no uid
-    repeats: then the loop below finds nothing. Anything else answers False, and the loop decides."""
-    uids: set[str] = set()
-    for consumer in consumers:
-        if type(consumer) is not dict:
-            return False
-        resource, name, uid = consumer.get("resource"), consumer.get("name"), consumer.get("uid")
-        if not (isinstance(resource, str) and isinstance(name, str) and isinstance(uid, str)):
-            return False
-        if not (resource and name and uid):
-            return False
-        uids.add(uid)
-    return len(uids) == len(consumers)  # no uid repeats
-
-
 def validate_resource_claim_consumers(consumers: Sequence[Any], path: FieldPath) -> ErrorList:
     """`validateResourceClaimConsumers`: a repeated uid is reported (and its entry not checked
     further); after the loop, the size limit (apiGroup is never checked)."""
-    if not consumers or _all_consumers_complete_and_distinct(consumers):
-        if len(consumers) > RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE:
-            return [too_long_max_length(path, len(consumers), RESOURCE_CLAIM_RESERVED_FOR_MAX_SIZE)]
-        return []
     errs: ErrorList = []
     seen_uids: set[str] = set()
     for i, raw_consumer in enumerate(consumers):
