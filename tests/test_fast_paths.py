@@ -1120,10 +1120,7 @@ def test_an_old_list_is_checked_unless_it_is_the_start_of_the_new_one(
     assert len(found) == errors
 
 
-# --- plumbing ---
-
-
-# --- schemas ---
+# --- the structural check: items of settled fields decided without a call -----------------------------
 #
 # `Struct.check_items` decides an item whose values all have their fields' settled types without a
 # call, and `Struct.check` a field by its node's settled type: lists of consumers that mix such items
@@ -1179,7 +1176,7 @@ def test_fields_that_are_strings_but_not_plain_strings_are_checked(
     assert len(FAST.check(gvk, claim).errors) == errors
 
 
-# --- meta ---
+# --- names: the code-point scanners against the regexes -------------------------------------------------
 # The code-point scanners of `names` against the regexes, on qualified names built from parts whose
 # lengths straddle the limits (a prefix of 253 or 254 characters, a name part of 63 or 64).
 
