@@ -7,8 +7,7 @@ functions turn them into field errors at a path, as the API server's validators 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from webhook.field import ErrorList, FieldError, FieldPath, invalid, required, too_long, too_long_bytes
 from webhook.release import KUBERNETES_1_30, Release
@@ -162,19 +161,6 @@ def is_valid_dns1123_subdomain(value: str) -> bool:
     return length <= DNS1123_SUBDOMAIN_MAX_LENGTH and _is_subdomain_text(value, 0, length, False)
 
 
-def are_valid_dns1123_subdomains(values: Sequence[Any]) -> bool:
-    """Whether every value is a string that `IsDNS1123Subdomain` accepts: the `are_valid_items`
-    shortcut of `validate_slice_is_a_set` for the node lists of a PodSchedulingContext."""
-    return all(type(value) is str and is_valid_dns1123_subdomain(value) for value in values)
-
-
-def are_dns1123_subdomains(values: list[str]) -> bool:
-    """Whether every value is a DNS subdomain (`is_valid_dns1123_subdomain`): the kinds' fast paths
-    gather every name of an object that must be one (node names, allocated instance names, driver
-    names) and ask once."""
-    return all(is_valid_dns1123_subdomain(value) for value in values)
-
-
 def csi_driver_name_as_subdomain(name: str) -> str | None:
     """The text that must be a DNS subdomain for `validate_csi_driver_name(name)` to find nothing when
     the name is ASCII of at most 63 characters: the name lower-cased (Go's `strings.ToLower` changes
@@ -183,13 +169,6 @@ def csi_driver_name_as_subdomain(name: str) -> str | None:
     if not name.isascii() or len(name) > CSI_DRIVER_NAME_MAX_LENGTH:
         return None
     return name.lower()
-
-
-def is_valid_csi_driver_name(name: str) -> bool:
-    """True only when `validate_csi_driver_name(name)` finds nothing; exactly that for ASCII names,
-    False for every other name (the exact check decides those)."""
-    subdomain = csi_driver_name_as_subdomain(name)
-    return subdomain is not None and is_valid_dns1123_subdomain(subdomain)
 
 
 def is_valid_qualified_name(value: str) -> bool:

@@ -8,7 +8,6 @@ at all, and matchFields may only select `metadata.name` with node names as value
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Final
 
 from webhook.field import ErrorList, FieldPath, forbidden, invalid, required
@@ -16,7 +15,6 @@ from webhook.release import KUBERNETES_1_30, Release
 from webhook.rules.names import (
     is_dns1123_subdomain,
     is_qualified_name,
-    is_valid_dns1123_subdomain,
     is_valid_label_value,
 )
 from webhook.rules.values import mapping, sequence, text
@@ -30,8 +28,6 @@ __all__ = [
 
 # metav1.ObjectNameField: the one field a node field selector may use (its values are node names).
 NODE_NAME_FIELD: Final = "metadata.name"
-# A path for checks whose errors are never shown (see `_all_terms_valid`).
-_UNSHOWN: Final = FieldPath()
 _FIELD_OPERATORS: Final = ("In", "NotIn")
 
 
@@ -43,38 +39,10 @@ def validate_node_selector(
     terms_path = path.child("nodeSelectorTerms")
     if not terms:
         return [required(terms_path, "must have at least one node selector term")]
-    if _all_terms_valid(terms, release):
-        return []
     errs: ErrorList = []
     for i, term in enumerate(terms):
         errs += validate_node_selector_term(term, terms_path.index(i), release=release)
     return errs
-
-
-def _all_terms_valid(terms: Sequence[Any], release: Release) -> bool:
-    """Whether every term is valid, without building the paths of the loop: each label requirement
-    passes its own check (at a path that is never shown), and each field requirement selects
-    `metadata.name` with `In` or `NotIn` and one value, a valid node name. Anything else answers
-    False, and the loop reports."""
-    for term in terms:
-        fields = mapping(term)
-        for requirement in sequence(fields.get("matchExpressions")):
-            if validate_node_selector_requirement(requirement, _UNSHOWN, release=release):
-                return False
-        for requirement in sequence(fields.get("matchFields")):
-            if type(requirement) is not dict:
-                return False
-            values = requirement.get("values")
-            if (
-                requirement.get("key") != NODE_NAME_FIELD
-                or requirement.get("operator") not in _FIELD_OPERATORS
-                or type(values) is not list
-                or len(values) != 1
-                or type(values[0]) is not str
-                or not is_valid_dns1123_subdomain(values[0])
-            ):
-                return False
-    return True
 
 
 def validate_node_selector_term(
