@@ -445,6 +445,7 @@ def _without_shortcuts(slow: StructuralChecker) -> StructuralChecker:
         if isinstance(node, schema_nodes.Struct):
             node.settled_types = dict.fromkeys(node.fields, type(None))
             node.int64_fields = frozenset()
+            node.quantity_fields = frozenset()
             for child in node.fields.values():
                 visit(child)
         elif isinstance(node, schema_nodes.Array):

@@ -23,6 +23,9 @@ MAX_UNKNOWN_FIELD_WARNINGS: Final = 100
 
 _INT32_MIN: Final = -(2**31)
 _INT32_MAX: Final = 2**31 - 1
+# The integers mypyc holds unboxed (63-bit tagged), compared without a call: all within int64.
+_TAGGED_MIN: Final = -4611686018427387904
+_TAGGED_MAX: Final = 4611686018427387903
 
 
 # --- paths -----------------------------------------------------------------------------------------
@@ -320,7 +323,7 @@ class Struct(Node):
     by types alone (see `check_items`); an unknown field maps to nothing, whose type no value has.
     """
 
-    __slots__ = ("fields", "int64_fields", "required", "settled_types")
+    __slots__ = ("fields", "int64_fields", "quantity_fields", "required", "settled_types")
 
     def __init__(self, fields: Mapping[str, Node], required: tuple[str, ...]) -> None:
         super().__init__(numeric=any(node.numeric for node in fields.values()))
@@ -330,6 +333,10 @@ class Struct(Node):
         # int64 needs no look there either.
         self.int64_fields: frozenset[str] = frozenset(
             name for name, node in fields.items() if type(node) is Int64
+        )
+        # The fields of a quantity (`QuantityScalar`): a string found valid before needs no look.
+        self.quantity_fields: frozenset[str] = frozenset(
+            name for name, node in fields.items() if type(node) is QuantityScalar
         )
         self.required = required
 
@@ -382,15 +389,20 @@ class Struct(Node):
 
     def settles(self, obj: dict[Any, Any]) -> bool:
         """True when `check(obj)` finds nothing for certain, from the types of its values alone: each
-        is of its field's settled type (null where that is NoneType), or an integer within int64 in
-        a plain int64 field. An unknown field settles nothing. False says nothing: the caller runs
+        is of its field's settled type (null where that is NoneType), an integer within int64 in
+        a plain int64 field, or a string found valid before in a quantity field (`QuantityScalar`
+        finds nothing in it). An unknown field settles nothing. False says nothing: the caller runs
         `check`. (Missing required fields are the caller's to look for.)"""
         settled_types = self.settled_types
-        int64_fields = self.int64_fields
         for key, child in obj.items():
             if type(child) is settled_types.get(key):
                 continue
-            if type(child) is int and key in int64_fields and INT64_MIN <= child <= INT64_MAX:
+            if type(child) is int:
+                if key in self.int64_fields and (
+                    _TAGGED_MIN <= child <= _TAGGED_MAX or INT64_MIN <= child <= INT64_MAX
+                ):
+                    continue
+            elif type(child) is str and child in _VALID_QUANTITIES and key in self.quantity_fields:
                 continue
             return False
         return True

@@ -257,7 +257,7 @@ def _is_valid_scalar_attribute(attribute: Any) -> bool:
         if type(value) is str:
             if member == "string":
                 return _is_short_string_value(value)
-            return member == "version" and VALID_VERSIONS.holds(value)
+            return member == "version" and (value in _KNOWN_VERSIONS or VALID_VERSIONS.holds(value))
         return value is not None and (member == "int" or member == "bool")
     return False
 
@@ -274,6 +274,8 @@ def _is_short_string_value(value: str) -> bool:
 # Versions found valid (`webhook.rules.v1.remembered`): a slice repeats its drivers' versions on
 # every device.
 VALID_VERSIONS: Final = ValidValues(_validate_version_value)
+_KNOWN_VERSIONS: Final = VALID_VERSIONS.known
+_KNOWN_QUALIFIED_NAMES: Final = VALID_QUALIFIED_NAMES.known
 
 
 def _usual_attributes(attributes: dict[str, Any]) -> bool:
@@ -281,7 +283,10 @@ def _usual_attributes(attributes: dict[str, Any]) -> bool:
     one scalar member with a valid value -- so that `validate_device` finds no error in any of them
     and each counts as one value. False says nothing: the caller walks them."""
     for key, attribute in attributes.items():
-        if not (VALID_QUALIFIED_NAMES.holds(key) and _is_valid_scalar_attribute(attribute)):
+        if not (
+            (key in _KNOWN_QUALIFIED_NAMES or VALID_QUALIFIED_NAMES.holds(key))
+            and _is_valid_scalar_attribute(attribute)
+        ):
             return False
     return True
 
@@ -598,9 +603,8 @@ def _is_plain_device(device: Any, attributes: dict[str, Any]) -> bool:
     if type(device) is not dict:
         return False
     fields: dict[Any, Any] = device
-    for key in fields:
-        if key not in _PLAIN_DEVICE_FIELDS:
-            return False
+    if not fields.keys() <= _PLAIN_DEVICE_FIELDS:
+        return False
     capacities = mapping(fields.get("capacity"))
     return (
         len(attributes) + len(capacities) <= MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE
