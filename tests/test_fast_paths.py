@@ -445,7 +445,6 @@ def _without_shortcuts(slow: StructuralChecker) -> StructuralChecker:
         if isinstance(node, schema_nodes.Struct):
             node.settled_types = dict.fromkeys(node.fields, type(None))
             node.int64_fields = frozenset()
-            node.quantity_fields = frozenset()
             for child in node.fields.values():
                 visit(child)
         elif isinstance(node, schema_nodes.Array):
@@ -2009,6 +2008,18 @@ def test_a_quantity_is_remembered_only_when_it_parses(value: str) -> None:
         schema_nodes._check_quantity(value, None, findings)
         assert [e.detail for e in findings.errors] == [m for m in [quantity_error(value)] if m is not None]
     assert (value in schema_nodes._VALID_QUANTITIES) is (quantity_error(value) is None and len(value) <= 64)
+
+
+@pytest.mark.parametrize("field", ["timeAdded", "value"])
+def test_a_remembered_quantity_settles_only_a_quantity_field(field: str) -> None:
+    # "40Gi" is a valid quantity, remembered by the first check; in a date-time field it is still an
+    # error, and in a plain string field none.
+    mutated = copy.deepcopy(_SLICE)
+    mutated["spec"]["devices"][0]["taints"] = [{"key": "k", "effect": "NoSchedule", field: "40Gi"}]
+    for _ in range(2):
+        found, expected = FAST.check(_SLICE_GVK, mutated), SLOW.check(_SLICE_GVK, mutated)
+        assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
+        assert bool(expected.errors) is (field == "timeAdded")
 
 
 # --- v1 names found valid, remembered; the size of a raw extension told from orjson's encoding -----------

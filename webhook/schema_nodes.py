@@ -323,7 +323,7 @@ class Struct(Node):
     by types alone (see `check_items`); an unknown field maps to nothing, whose type no value has.
     """
 
-    __slots__ = ("fields", "int64_fields", "quantity_fields", "required", "settled_types")
+    __slots__ = ("fields", "int64_fields", "required", "settled_types")
 
     def __init__(self, fields: Mapping[str, Node], required: tuple[str, ...]) -> None:
         super().__init__(numeric=any(node.numeric for node in fields.values()))
@@ -333,10 +333,6 @@ class Struct(Node):
         # int64 needs no look there either.
         self.int64_fields: frozenset[str] = frozenset(
             name for name, node in fields.items() if type(node) is Int64
-        )
-        # The fields of a quantity (`QuantityScalar`): a string found valid before needs no look.
-        self.quantity_fields: frozenset[str] = frozenset(
-            name for name, node in fields.items() if type(node) is QuantityScalar
         )
         self.required = required
 
@@ -402,7 +398,11 @@ class Struct(Node):
                     _TAGGED_MIN <= child <= _TAGGED_MAX or INT64_MIN <= child <= INT64_MAX
                 ):
                     continue
-            elif type(child) is str and child in _VALID_QUANTITIES and key in self.quantity_fields:
+            elif (
+                type(child) is str
+                and child in _VALID_QUANTITIES
+                and type(self.fields.get(key)) is QuantityScalar
+            ):
                 continue
             return False
         return True
