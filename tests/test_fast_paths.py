@@ -1530,6 +1530,95 @@ def test_the_device_limit_is_the_plain_walks(devices: int, list_attribute_at: in
     assert found == (too_many(devices, limit, path, covered=False) if devices > limit else [])
 
 
+def reference_devices(spec: dict[str, Any], old_spec: dict[str, Any] | None, path: FieldPath) -> ErrorList:
+    """`validateSet(devices, maxDevices, validateDevice, name)` as a plain walk: the limit from a scan
+    of every device, each device by `reference_device`."""
+    devices = sequence(spec.get("devices"))
+    advanced = any(
+        sequence(mapping(device).get("taints"))
+        or sequence(mapping(device).get("consumesCounters"))
+        or any(
+            isinstance(value, list) and member in slicedevices.LIST_MEMBERS
+            for attribute in mapping(mapping(device).get("attributes")).values()
+            for member, value in mapping(attribute).items()
+        )
+        for device in devices
+    )
+    per_device = spec.get("perDeviceNodeSelection") is True
+    old_devices = sequence(mapping(old_spec).get("devices"))
+
+    def lookup(name: str) -> dict[str, Any] | None:
+        return next((mapping(d) for d in old_devices if text(mapping(d).get("name")) == name), None)
+
+    return validate_set(
+        devices,
+        64 if advanced else 128,
+        lambda device, at: reference_device(
+            mapping(device), lookup(text(mapping(device).get("name"))), at, per_device=per_device
+        ),
+        lambda device: text(mapping(device).get("name")),
+        path,
+    )
+
+
+_PLAIN_SPOILERS = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": st.sampled_from(["gpu-0", "GPU-1", "", "a" * 64]),
+        "taints": st.sampled_from([None, [], [{"key": "k"}]]),
+        "consumesCounters": st.sampled_from([[], [{"counterSet": "s", "counters": {}}]]),
+        "nodeName": st.sampled_from([None, "node-1"]),
+        "allowMultipleAllocations": st.booleans(),
+        "bindingConditions": st.sampled_from([["a"] * 5, []]),
+        "capacity": st.sampled_from(
+            [{}, None, {"bad name": {"value": "1"}}, {"c": {"value": "1", "requestPolicy": {"default": "1"}}}]
+        ),
+    },
+)
+
+
+def _bench_device(i: int, spoilers: dict[str, Any], extra_attributes: int) -> dict[str, Any]:
+    from bench.reviews import _v1_slice_device
+
+    device = {**_v1_slice_device(i), **spoilers}
+    for n in range(extra_attributes):
+        device["attributes"][f"extra{n}"] = {"int": n}
+    return device
+
+
+_SLICE_DEVICES = st.lists(
+    _DEVICES
+    | st.builds(_bench_device, st.integers(0, 3), _PLAIN_SPOILERS, st.sampled_from([0, 0, 18, 19, 36])),
+    max_size=5,
+)
+
+
+@given(_SLICE_DEVICES, st.sampled_from([None, True, False]), st.sampled_from(["none", "same", "first"]))
+@settings(max_examples=1000, deadline=None)
+def test_a_slices_devices_report_as_the_plain_walks_do(
+    devices: list[Any], per_device: bool | None, old: str
+) -> None:
+    spec: dict[str, Any] = {"devices": devices}
+    if per_device is not None:
+        spec["perDeviceNodeSelection"] = per_device
+    old_spec = None if old == "none" else copy.deepcopy(spec) if old == "same" else {"devices": devices[:1]}
+    path = ROOT.child("spec", "devices")
+    expected = reference_devices(spec, old_spec, path)
+    usual, plain = slicedevices.device_flags(devices)
+    assert usual == slicedevices.usual_attribute_flags(devices)
+    for flags in ((None, None), (usual, plain)):
+        assert resourceslice._validate_devices(spec, old_spec, path, *flags) == expected
+    expected = [
+        e for i, device in enumerate(devices) for e in reference_declared_device(device, path.index(i))
+    ]
+    for found in (
+        declared.validate_resource_slice({"spec": spec}, None),
+        declared.validate_resource_slice({"spec": spec}, None, usual_attributes=usual, plain_devices=plain),
+    ):
+        assert [str(e) for e in found] == [str(e) for e in expected]
+        assert found == expected
+
+
 # --- the structural check of a slice's attributes and capacities: maps of structs, int64s, quantities ------
 
 _SLICE_GVK = GroupVersionKind("resource.k8s.io", "v1", "ResourceSlice")
@@ -1580,6 +1669,18 @@ def test_a_quantity_is_remembered_only_when_it_parses(value: str) -> None:
         schema_nodes._check_quantity(value, None, findings)
         assert [e.detail for e in findings.errors] == [m for m in [quantity_error(value)] if m is not None]
     assert (value in schema_nodes._VALID_QUANTITIES) is (quantity_error(value) is None and len(value) <= 64)
+
+
+@pytest.mark.parametrize("field", ["timeAdded", "value"])
+def test_a_remembered_quantity_settles_only_a_quantity_field(field: str) -> None:
+    # "40Gi" is a valid quantity, remembered by the first check; in a date-time field it is still an
+    # error, and in a plain string field none.
+    mutated = copy.deepcopy(_SLICE)
+    mutated["spec"]["devices"][0]["taints"] = [{"key": "k", "effect": "NoSchedule", field: "40Gi"}]
+    for _ in range(2):
+        found, expected = FAST.check(_SLICE_GVK, mutated), SLOW.check(_SLICE_GVK, mutated)
+        assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
+        assert bool(expected.errors) is (field == "timeAdded")
 
 
 # --- v1 names found valid, remembered; the size of a raw extension told from orjson's encoding -----------

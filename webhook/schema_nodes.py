@@ -21,6 +21,9 @@ MAX_UNKNOWN_FIELD_WARNINGS: Final = 100
 
 _INT32_MIN: Final = -(2**31)
 _INT32_MAX: Final = 2**31 - 1
+# The integers mypyc holds unboxed (63-bit tagged), compared without a call: all within int64.
+_TAGGED_MIN: Final = -4611686018427387904
+_TAGGED_MAX: Final = 4611686018427387903
 
 
 # --- paths -----------------------------------------------------------------------------------------
@@ -398,15 +401,24 @@ class Struct(Node):
 
     def settles(self, obj: dict[Any, Any]) -> bool:
         """True when `check(obj)` finds nothing for certain, from the types of its values alone: each
-        is of its field's settled type (null where that is NoneType), or an integer within int64 in
-        a plain int64 field. An unknown field settles nothing. False says nothing: the caller runs
+        is of its field's settled type (null where that is NoneType), an integer within int64 in
+        a plain int64 field, or a string found valid before in a quantity field (`QuantityScalar`
+        finds nothing in it). An unknown field settles nothing. False says nothing: the caller runs
         `check`. (Missing required fields are the caller's to look for.)"""
         settled_types = self.settled_types
-        int64_fields = self.int64_fields
         for key, child in obj.items():
             if type(child) is settled_types.get(key):
                 continue
-            if type(child) is int and key in int64_fields and INT64_MIN <= child <= INT64_MAX:
+            if type(child) is int:
+                if key in self.int64_fields and (
+                    _TAGGED_MIN <= child <= _TAGGED_MAX or INT64_MIN <= child <= INT64_MAX
+                ):
+                    continue
+            elif (
+                type(child) is str
+                and child in _VALID_QUANTITIES
+                and type(self.fields.get(key)) is QuantityScalar
+            ):
                 continue
             return False
         return True

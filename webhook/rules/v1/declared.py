@@ -589,21 +589,31 @@ NODE_ALLOCATABLE_MAPPING_MEMBERS: Final = ("capacityKey", "deviceMultiplier")
 
 
 def validate_resource_slice(
-    new: Mapping[str, Any], old: Old, *, usual_attributes: Sequence[bool] | None = None
+    new: Mapping[str, Any],
+    old: Old,
+    *,
+    usual_attributes: Sequence[bool] | None = None,
+    plain_devices: Sequence[bool] | None = None,
 ) -> ErrorList:
     """`Validate_ResourceSlice`: the spec (ObjectMeta's tags are alpha). `usual_attributes`, when
     given, says for each device of the new spec whether its attributes are all usual (one scalar
     member each, as the kind's hand-written checks establish: `slicedevices.usual_attribute_flags`),
-    so that their unions need no look here."""
+    so that their unions need no look here; `plain_devices` whether it is plain (usual attributes
+    and no part but its name and capacity: `slicedevices.device_flags`), so that it needs none."""
     update = old is not None
     spec, old_spec = new.get("spec"), old.get("spec") if old is not None else None
     if _unchanged(spec, old_spec, update, shapes.RESOURCE_SLICE_SPEC):
         return []
-    return _resource_slice_spec(mapping(spec), mapping(old_spec) if update else None, _SPEC, usual_attributes)
+    old_fields = mapping(old_spec) if update else None
+    return _resource_slice_spec(mapping(spec), old_fields, _SPEC, usual_attributes, plain_devices)
 
 
 def _resource_slice_spec(
-    spec: Mapping[str, Any], old: Old, path: FieldPath, usual_attributes: Sequence[bool] | None
+    spec: Mapping[str, Any],
+    old: Old,
+    path: FieldPath,
+    usual_attributes: Sequence[bool] | None,
+    plain_devices: Sequence[bool] | None = None,
 ) -> ErrorList:
     """`Validate_ResourceSliceSpec`: the devices (never correlated with the old ones), the counter sets
     (matched by name), the partition type attribute and the skipped node operations."""
@@ -613,6 +623,8 @@ def _resource_slice_spec(
     if not _unchanged(spec.get("devices"), old_fields.get("devices"), correlated, shapes.DEVICES):
         devices, devices_path = sequence(spec.get("devices")), path.child("devices")
         for i, device in enumerate(devices):  # `_each` without keys: no old device
+            if plain_devices is not None and i < len(plain_devices) and plain_devices[i]:
+                continue  # `_device` finds nothing in it: no attribute but usual ones, no other part
             usual = usual_attributes is not None and i < len(usual_attributes) and usual_attributes[i]
             errs += _device(device, None, devices_path.index(i), usual_attributes=usual)
     counter_sets = sequence(spec.get("sharedCounters"))

@@ -24,22 +24,23 @@ Check = Callable[[str, FieldPath], ErrorList]
 
 
 class ValidValues:
-    """The values in which `check` found no error."""
+    """The values in which `check` found no error. `known` holds those remembered: a loop over many
+    values asks `value in known or holds(value)`, a set look-up before a call."""
 
     def __init__(self, check: Check) -> None:
         self._check = check
-        self._valid: set[str] = set()
+        self.known: Final[set[str]] = set()
 
     def holds(self, value: str) -> bool:
         """Whether `check(value, path)` finds nothing, at any path: asked before a path is made."""
-        if value in self._valid:
+        if value in self.known:
             return True
         if self._check(value, ROOT):
             return False
-        if len(self._valid) < REMEMBERED_VALUES_MAX and len(value) <= REMEMBERED_VALUE_MAX_LENGTH:
-            self._valid.add(value)
+        if len(self.known) < REMEMBERED_VALUES_MAX and len(value) <= REMEMBERED_VALUE_MAX_LENGTH:
+            self.known.add(value)
         return True
 
     def __contains__(self, value: str) -> bool:
         """Whether `value` is remembered (for tests: never an invalid one)."""
-        return value in self._valid
+        return value in self.known

@@ -22,6 +22,7 @@ from webhook.field import (
     ROOT,
     ErrorList,
     FieldPath,
+    duplicate,
     go_json_value,
     invalid,
     required,
@@ -31,11 +32,11 @@ from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.names import validate_node_name
 from webhook.rules.nodeselector import validate_node_selector
 from webhook.rules.v1 import RELEASE, declared, resource_v1
-from webhook.rules.v1.devices import validate_set
+from webhook.rules.v1.devices import too_many, validate_set
 from webhook.rules.v1.gojson import DEVICE_ATTRIBUTE, NODE_SELECTOR_TERMS, go_encoded
 from webhook.rules.v1.lifecycle import merge_validations, updated_with_common_fields
 from webhook.rules.v1.names import validate_driver_name, validate_fully_qualified_name, validate_pool_name
-from webhook.rules.v1.slicedevices import usual_attribute_flags, validate_counter_set, validate_device
+from webhook.rules.v1.slicedevices import device_flags, validate_counter_set, validate_device
 from webhook.rules.values import integer, mapping, sequence, text
 
 RESOURCE_SLICE_MAX_DEVICES: Final = 128
@@ -65,10 +66,14 @@ def validate_resource_slice(resource_slice: Obj) -> ErrorList:
     """Create: `ValidateResourceSlice` merged with `Validate_ResourceSlice`. Which devices have only
     usual attributes is worked out once for both."""
     spec = mapping(resource_slice.get("spec"))
-    usual = usual_attribute_flags(sequence(spec.get("devices")))
+    usual, plain = device_flags(sequence(spec.get("devices")))
     handwritten = meta.validate_object_meta(resource_slice.get("metadata"), namespaced=False, release=RELEASE)
-    handwritten += validate_resource_slice_spec(spec, None, _SPEC, usual_attributes=usual)
-    declarative = declared.validate_resource_slice(resource_slice, None, usual_attributes=usual)
+    handwritten += validate_resource_slice_spec(
+        spec, None, _SPEC, usual_attributes=usual, plain_devices=plain
+    )
+    declarative = declared.validate_resource_slice(
+        resource_slice, None, usual_attributes=usual, plain_devices=plain
+    )
     return merge_validations(handwritten, declarative)
 
 
@@ -76,11 +81,14 @@ def validate_resource_slice_update(new: Obj, old: Obj) -> ErrorList:
     """Update: `rest.validateCommonFields`, then `ValidateResourceSliceUpdate`, merged with
     `Validate_ResourceSlice(new, old)`."""
     spec = mapping(new.get("spec"))
-    usual = usual_attribute_flags(sequence(spec.get("devices")))
+    usual, plain = device_flags(sequence(spec.get("devices")))
     handwritten = updated_with_common_fields(new.get("metadata"), old.get("metadata"), namespaced=False)
     handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
-    handwritten += validate_resource_slice_spec(spec, mapping(old.get("spec")), _SPEC, usual_attributes=usual)
-    return merge_validations(handwritten, declared.validate_resource_slice(new, old, usual_attributes=usual))
+    handwritten += validate_resource_slice_spec(
+        spec, mapping(old.get("spec")), _SPEC, usual_attributes=usual, plain_devices=plain
+    )
+    declarative = declared.validate_resource_slice(new, old, usual_attributes=usual, plain_devices=plain)
+    return merge_validations(handwritten, declarative)
 
 
 def validate_resource_slice_spec(
@@ -89,9 +97,11 @@ def validate_resource_slice_spec(
     path: FieldPath,
     *,
     usual_attributes: Sequence[bool] | None = None,
+    plain_devices: Sequence[bool] | None = None,
 ) -> ErrorList:
-    """`validateResourceSliceSpec`. `usual_attributes`: for each device, whether its attributes are
-    all usual (`usual_attribute_flags`; worked out here when not given)."""
+    """`validateResourceSliceSpec`. `usual_attributes` and `plain_devices`: for each device, whether
+    its attributes are all usual and whether it is plain (`device_flags`; worked out here when not
+    given)."""
     errs = validate_driver_name(text(spec.get("driver")), path.child("driver"))
     errs += _validate_resource_pool(mapping(spec.get("pool")), path.child("pool"))
     if old_spec is not None:
@@ -100,7 +110,7 @@ def validate_resource_slice_spec(
     devices, shared_counters = spec.get("devices"), spec.get("sharedCounters")
     if isinstance(devices, list) and isinstance(shared_counters, list):
         errs.append(invalid(path, "", "only one of `sharedCounters` or `devices` is allowed"))
-    errs += _validate_devices(spec, old_spec, path.child("devices"), usual_attributes)
+    errs += _validate_devices(spec, old_spec, path.child("devices"), usual_attributes, plain_devices)
     errs += validate_set(
         sequence(shared_counters),
         RESOURCE_SLICE_MAX_COUNTER_SETS,
@@ -197,11 +207,15 @@ def _validate_node_selection(spec: Mapping[str, Any], path: FieldPath) -> ErrorL
 _LIST_MEMBERS: Final = frozenset({"bools", "ints", "strings", "versions"})
 
 
-def _uses_advanced_features(devices: Sequence[Any], usual_attributes: Sequence[bool]) -> bool:
+def _uses_advanced_features(
+    devices: Sequence[Any], usual_attributes: Sequence[bool], plain_devices: Sequence[bool]
+) -> bool:
     """`haveDeviceTaints || haveConsumesCounters || haveListAttributes`: a device with taints, one that
     consumes counters, or one with a list attribute (an empty list too: a non-nil slice). A device
-    whose attributes are all usual has no list attribute."""
-    for device, usual in zip(devices, usual_attributes, strict=True):
+    whose attributes are all usual has no list attribute; a plain one has neither taints nor counters."""
+    for device, usual, plain in zip(devices, usual_attributes, plain_devices, strict=True):
+        if plain:
+            continue
         fields = mapping(device)
         if sequence(fields.get("taints")) or sequence(fields.get("consumesCounters")):
             return True
@@ -218,33 +232,45 @@ def _validate_devices(
     old_spec: Mapping[str, Any] | None,
     path: FieldPath,
     usual_attributes: Sequence[bool] | None,
+    plain_devices: Sequence[bool] | None = None,
 ) -> ErrorList:
-    """`validateSet(devices, maxDevices, validateDevice, name)`: nothing covered; each device is
-    compared with the old slice's first device of its name (`lookupDevice`)."""
+    """`validateSet(devices, maxDevices, validateDevice, name)` (`devices.validate_set`'s loops):
+    nothing covered; each device is compared with the old slice's first device of its name
+    (`lookupDevice`). A plain device (`device_flags`) has no error without per-device node
+    selection: it is passed without a path made for it."""
     devices = sequence(spec.get("devices"))
-    usual = usual_attribute_flags(devices) if usual_attributes is None else usual_attributes
+    if usual_attributes is None or plain_devices is None:
+        usual, plain = device_flags(devices)
+    else:
+        usual, plain = list(usual_attributes), list(plain_devices)
     # Either limit passes a slice of at most 64 devices: the features are looked for only above it.
     limit = (
         RESOURCE_SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES
         if len(devices) > RESOURCE_SLICE_MAX_DEVICES_WITH_ADVANCED_FEATURES
-        and _uses_advanced_features(devices, usual)
+        and _uses_advanced_features(devices, usual, plain)
         else RESOURCE_SLICE_MAX_DEVICES
     )
+    if len(devices) > limit:
+        return too_many(len(devices), limit, path, covered=False)
     per_device = spec.get("perDeviceNodeSelection") is True
     old_devices = sequence(old_spec.get("devices")) if old_spec is not None else []
-    return validate_set(
-        list(zip(devices, usual, strict=True)),
-        limit,
-        lambda entry, at: validate_device(
-            mapping(entry[0]),
-            _lookup_device(old_devices, _name(entry[0])),
-            at,
-            per_device=per_device,
-            usual_attributes=entry[1],
-        ),
-        lambda entry: _name(entry[0]),
-        path,
-    )
+    errs: ErrorList = []
+    for i, device in enumerate(devices):
+        if plain[i] and not per_device:
+            continue
+        fields = mapping(device)
+        old_device = _lookup_device(old_devices, _name(fields)) if old_devices else None
+        errs += validate_device(
+            fields, old_device, path.index(i), per_device=per_device, usual_attributes=usual[i]
+        )
+    seen: set[str] = set()
+    for i, device in enumerate(devices):
+        name = _name(device)
+        if name in seen:
+            errs.append(duplicate(path.index(i), name))
+        else:
+            seen.add(name)
+    return errs
 
 
 def _name(device: Any) -> str:

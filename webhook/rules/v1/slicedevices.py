@@ -251,15 +251,14 @@ def _is_valid_scalar_attribute(attribute: Any) -> bool:
     if type(attribute) is not dict or len(attribute) != 1:
         return False
     fields: dict[Any, Any] = attribute
-    for member, value in fields.items():
+    for member, value in fields.items():  # told by the value's type first: one comparison, mostly
         if type(member) is not str:
             return False
-        if member == "string":
-            return type(value) is str and _is_short_string_value(value)
-        if member == "int" or member == "bool":
-            return value is not None
-        if member == "version":
-            return type(value) is str and VALID_VERSIONS.holds(value)
+        if type(value) is str:
+            if member == "string":
+                return _is_short_string_value(value)
+            return member == "version" and (value in _KNOWN_VERSIONS or VALID_VERSIONS.holds(value))
+        return value is not None and (member == "int" or member == "bool")
     return False
 
 
@@ -275,6 +274,8 @@ def _is_short_string_value(value: str) -> bool:
 # Versions found valid (`webhook.rules.v1.remembered`): a slice repeats its drivers' versions on
 # every device.
 VALID_VERSIONS: Final = ValidValues(_validate_version_value)
+_KNOWN_VERSIONS: Final = VALID_VERSIONS.known
+_KNOWN_QUALIFIED_NAMES: Final = VALID_QUALIFIED_NAMES.known
 
 
 def _usual_attributes(attributes: dict[str, Any]) -> bool:
@@ -282,7 +283,10 @@ def _usual_attributes(attributes: dict[str, Any]) -> bool:
     one scalar member with a valid value -- so that `validate_device` finds no error in any of them
     and each counts as one value. False says nothing: the caller walks them."""
     for key, attribute in attributes.items():
-        if not (VALID_QUALIFIED_NAMES.holds(key) and _is_valid_scalar_attribute(attribute)):
+        if not (
+            (key in _KNOWN_QUALIFIED_NAMES or VALID_QUALIFIED_NAMES.holds(key))
+            and _is_valid_scalar_attribute(attribute)
+        ):
             return False
     return True
 
@@ -568,6 +572,45 @@ def usual_attribute_flags(devices: Sequence[Any]) -> list[bool]:
     has an error, hand-written or declarative (one scalar member each), none is a list, and each is
     one value. Worked out once per slice for the checks that would each walk them."""
     return [_usual_attributes(mapping(mapping(device).get("attributes"))) for device in devices]
+
+
+# The fields of a plain device: a name, attributes and capacities, nothing optional besides.
+_PLAIN_DEVICE_FIELDS: Final = frozenset({"name", "attributes", "capacity"})
+
+
+def device_flags(devices: Sequence[Any]) -> tuple[list[bool], list[bool]]:
+    """For each device, whether its attributes are all usual (`usual_attribute_flags`), and whether
+    it is plain (`_is_plain_device`), in one walk."""
+    usual_flags: list[bool] = []
+    plain_flags: list[bool] = []
+    for device in devices:
+        fields = mapping(device)
+        attributes = mapping(fields.get("attributes"))
+        usual = _usual_attributes(attributes)
+        usual_flags.append(usual)
+        plain_flags.append(usual and _is_plain_device(device, attributes))
+    return usual_flags, plain_flags
+
+
+def _is_plain_device(device: Any, attributes: dict[str, Any]) -> bool:
+    """True, for a device whose attributes are all usual, when neither `validate_device` without
+    per-device node selection nor the declarative `Validate_Device` finds anything in it for
+    certain: a JSON object with no field but its name, attributes and capacity (every other part is
+    absent: nothing to check in it, and no node selection to be missing), a name
+    `validate_device_name` finds valid, at most 32 attributes and capacities (so at most 32 values),
+    and the capacities all usual (`_usual_capacities`). False says nothing: the caller runs the
+    checks."""
+    if type(device) is not dict:
+        return False
+    fields: dict[Any, Any] = device
+    if not fields.keys() <= _PLAIN_DEVICE_FIELDS:
+        return False
+    capacities = mapping(fields.get("capacity"))
+    return (
+        len(attributes) + len(capacities) <= MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE
+        and VALID_DNS_LABELS.holds(text(fields.get("name")))
+        and (not capacities or _usual_capacities(capacities))
+    )
 
 
 def validate_device(
