@@ -59,9 +59,9 @@ run: $(VENV)/.installed-run
 # compiled, the same code on the same interpreter in both passes, so it runs once. Nothing more is cut:
 # most of the pass is hypothesis and the reference algorithms checking the compiled modules' fast
 # paths, which fewer examples would make cheaper only by proving less, and the few tests of
-# test_fast_paths.py whose subject is never compiled cost less than a list of their names to maintain.
+# tests/fast_paths/ whose subject is never compiled cost less than a list of their names to maintain.
 PURE_PYTHON_TESTS := tests/corpus tests/rules tests/test_field.py tests/test_gotime.py tests/test_schemas.py \
-	tests/test_fast_paths.py tests/test_native.py tests/test_quantity.py
+	tests/fast_paths tests/test_native.py tests/test_quantity.py
 TEST_WORKERS ?= auto
 PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 test: $(VENV)/.installed-test $(VENV)/.installed-run

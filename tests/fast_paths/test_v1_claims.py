@@ -1,0 +1,322 @@
+"""The fast paths answer as the slow paths do (see references.py for the shared parts).
+
+V1 claims: names remembered, a raw extension's size, defaulting.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from webhook.field import (
+    ROOT,
+    ErrorList,
+    FieldPath,
+    covered_by_declarative,
+)
+from webhook.rules import names
+from webhook.rules.v1 import (
+    declarative,
+    declared,
+)
+from webhook.rules.v1 import defaults as v1_defaults
+from webhook.rules.v1 import devices as v1_devices
+from webhook.rules.v1 import names as v1_names
+from webhook.rules.v1.devices import (
+    validate_binding_parameters,
+    validate_set,
+)
+from webhook.rules.v1.remembered import ValidValues
+from webhook.rules.values import mapping, sequence, text
+
+# --- v1 names found valid, remembered; the size of a raw extension told from orjson's encoding -----------
+
+
+_REMEMBERED = {
+    "VALID_QUALIFIED_NAMES": v1_names._validate_qualified_name,
+    "VALID_DNS_LABELS": v1_names.validate_dns_label,
+    "VALID_DNS_SUBDOMAINS": v1_names.validate_dns_subdomain,
+    "VALID_DRIVER_NAMES": v1_names.validate_driver_name,
+    "VALID_POOL_NAMES": v1_names.validate_pool_name,
+    "VALID_REQUEST_REFERENCES": v1_names.validate_request_reference_names,
+    "VALID_DEVICE_CLASS_NAMES": v1_names.validate_device_class_name,
+    "VALID_FULLY_QUALIFIED_NAMES": v1_names.validate_fully_qualified_name,
+}
+_NAME_LIKE = st.one_of(
+    st.sampled_from(
+        [
+            "",
+            "gpu",
+            "gpu.example.com",
+            "GPU.example.com",
+            "node-1",
+            "node-1/part",
+            "a/b/c",
+            "gpus/large",
+            "-a",
+            "a" * 63,
+            "a" * 64,
+            "a." * 127,
+            "x" * 254,
+            "resource.kubernetes.io/pcieRoot",
+            "example.com/",
+            "é",
+        ]
+    ),
+    st.text(alphabet="aZ09-./_é", max_size=12),
+)
+
+
+@given(st.sampled_from(sorted(_REMEMBERED)), _NAME_LIKE)
+@settings(max_examples=1500, deadline=None)
+def test_a_remembered_name_is_one_its_check_finds_nothing_in(which: str, value: str) -> None:
+    remembered: ValidValues = getattr(v1_names, which)
+    valid = not _REMEMBERED[which](value, ROOT.child("x"))
+    for _ in range(2):
+        assert remembered.holds(value) is valid
+    assert (value in remembered) is (valid and len(value) <= 256)
+
+
+@given(st.sampled_from(["_driver", "_pool"]), _NAME_LIKE)
+@settings(max_examples=500, deadline=None)
+def test_a_remembered_declarative_name_is_one_its_tags_find_nothing_in(which: str, value: str) -> None:
+    remembered = {"_driver": declared.VALID_DRIVERS, "_pool": declared.VALID_POOLS}[which]
+    valid = not getattr(declared, which)(value, ROOT.child("x"))
+    for _ in range(2):
+        assert remembered.holds(value) is valid
+
+
+_RAW = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(2**70), 2**70),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(alphabet='a<>&\u2028\u2029"\\\n\x01é😀\ud800', max_size=12),
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet="k<&", max_size=3), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@given(_RAW, st.integers(0, 200))
+@settings(max_examples=2000, deadline=None)
+def test_a_raw_extension_certainly_within_its_limit_is(value: Any, limit: int) -> None:
+    if v1_devices._certainly_within(value, limit):
+        assert names.byte_length(v1_devices.raw_json(value)) <= limit
+
+
+@pytest.mark.parametrize("text_value", ["<" * 20, "&" * 30, "\u2028" * 10, "a" * 40])
+def test_the_raw_extension_bound_is_tight_enough_to_need_its_factor(text_value: str) -> None:
+    """A string of '<' is 6 times its orjson bytes in Go's JSON: a smaller factor would pass it."""
+    limit = len(orjson.dumps(text_value)) * v1_devices.GO_JSON_BYTES_PER_ORJSON_BYTE
+    assert v1_devices._certainly_within(text_value, limit)
+    assert names.byte_length(v1_devices.raw_json(text_value)) <= limit
+    if text_value[0] == "<":
+        assert names.byte_length(v1_devices.raw_json(text_value)) > limit * 5 // 6
+
+
+_REFERENCES = st.sampled_from(
+    ["gpus", "nic", "accel/small", "accel/large", "accel", "gpus/x", "a/b/c", "", "GPUS", "x/"]
+)
+_CLAIM_REQUESTS = {
+    "requests": [
+        {"name": "gpus", "exactly": {}},
+        {"name": "nic", "exactly": {}},
+        {"name": "accel", "firstAvailable": [{"name": "small"}, {"name": "large"}]},
+        {"name": "a", "firstAvailable": [{"name": "b"}]},
+    ]
+}
+
+
+@given(st.lists(_REFERENCES, max_size=4) | st.builds(lambda n: ["gpus"] * n, st.integers(30, 34)))
+@settings(max_examples=500, deadline=None)
+def test_request_references_report_as_the_plain_set_check(references: list[str]) -> None:
+    request_names = v1_devices.gather_request_names(_CLAIM_REQUESTS)
+    path = ROOT.child("spec", "devices", "config").index(0).child("requests")
+    expected = validate_set(
+        references,
+        v1_devices.DEVICE_REQUESTS_MAX_SIZE,
+        lambda name, at: v1_devices.validate_request_name_ref(name, at, request_names),
+        lambda name: name,
+        path,
+        size_covered=True,
+        uniqueness_covered=True,
+    )
+    assert v1_devices.validate_request_references(references, path, request_names) == expected
+    for reference in references:
+        plain = v1_devices.validate_request_name_ref(reference, path, request_names)
+        shortcut = request_names.has(reference) and v1_names.VALID_REQUEST_REFERENCES.holds(reference)
+        assert shortcut is (plain == [])
+
+
+def reference_allocation_result(result: dict[str, Any], path: FieldPath, request_names: Any) -> ErrorList:
+    """`validateDeviceRequestAllocationResult` as a plain walk: every part checked, present or not."""
+    from webhook.rules.v1 import allocation
+
+    errs = v1_devices.validate_request_name_ref(
+        text(result.get("request")), path.child("request"), request_names
+    )
+    errs += v1_names.validate_driver_name(
+        text(result.get("driver")),
+        path.child("driver"),
+        required_covered=True,
+        format_covered=True,
+        size_covered=True,
+    )
+    errs += covered_by_declarative(v1_names.validate_pool_name(text(result.get("pool")), path.child("pool")))
+    errs += v1_names.validate_device_name(text(result.get("device")), path.child("device"))
+    errs += validate_binding_parameters(
+        result.get("bindingConditions"), result.get("bindingFailureConditions"), path
+    )
+    errs += v1_devices.validate_tolerations(result.get("tolerations"), path.child("tolerations"))
+    share_id = result.get("shareID")
+    if isinstance(share_id, str):
+        errs += covered_by_declarative(v1_names.validate_uid(share_id, path.child("shareID")))
+    errs += allocation.validate_skip_node_operations(
+        result.get("skipNodeOperations"), path.child("skipNodeOperations")
+    )
+    return errs
+
+
+def reference_declared_allocation_result(result: dict[str, Any], path: FieldPath) -> ErrorList:
+    """`Validate_DeviceRequestAllocationResult` as a plain walk."""
+    fields = mapping(result)
+    errs = declared._driver(text(fields.get("driver")), path.child("driver"))
+    errs += declared._pool(text(fields.get("pool")), path.child("pool"))
+    errs += declared._tolerations(fields.get("tolerations"), path.child("tolerations"))
+    for name in ("bindingConditions", "bindingFailureConditions"):
+        errs += declarative.beta(declarative.max_items(len(sequence(fields.get(name))), 4, path.child(name)))
+    share_id = fields.get("shareID")
+    if isinstance(share_id, str):
+        errs += declarative.beta(declarative.uuid(share_id, path.child("shareID")))
+    errs += declared._skip_node_operations(fields.get("skipNodeOperations"), path.child("skipNodeOperations"))
+    return errs
+
+
+_RESULTS: st.SearchStrategy[dict[str, Any]] = st.fixed_dictionaries(
+    {},
+    optional={
+        "request": _REFERENCES,
+        "driver": st.sampled_from(["gpu.example.com", "GPU.example.com", "", "-x", "a" * 64, "x" * 70]),
+        "pool": st.sampled_from(["node-1", "node-1/part", "", "a//b", "x" * 254, "Node"]),
+        "device": st.sampled_from(["gpu-3", "", "GPU", "a" * 64]),
+        "bindingConditions": st.sampled_from([None, [], ["a"], ["a"] * 5, "text"]),
+        "bindingFailureConditions": st.sampled_from([None, [], ["b"], ["a"]]),
+        "tolerations": st.sampled_from(
+            [None, [], [{"key": "k", "operator": "Exists"}], [{"operator": "Bad"}], "x"]
+        ),
+        "shareID": st.sampled_from([None, "0a1b2c3d-0000-4000-8000-000000000000", "X"]),
+        "skipNodeOperations": st.sampled_from(
+            [None, [], ["NodePrepareResources"], ["*"], ["Bad"], ["Bad", "Bad"], "text"]
+        ),
+    },
+)
+
+
+@given(_RESULTS)
+@settings(max_examples=1500, deadline=None)
+def test_an_allocation_result_reports_as_the_plain_walk(result: dict[str, Any]) -> None:
+    from webhook.rules.v1 import allocation
+
+    request_names = v1_devices.gather_request_names(_CLAIM_REQUESTS)
+    path = ROOT.child("status", "allocation", "devices", "results").index(1)
+    for _ in range(2):
+        expected = reference_allocation_result(result, path, request_names)
+        assert allocation.validate_request_allocation_result(result, path, request_names) == expected
+        expected = reference_declared_allocation_result(result, path)
+        assert declared._device_request_allocation_result(result, None, path) == expected
+
+
+# --- v1 defaulting: the value given back when no default applies -------------------------------------------
+
+
+def reference_defaulted_request(request: Any) -> Any:
+    """`SetDefaults_ExactDeviceRequest` / `SetDefaults_DeviceSubRequest` as a copy every time."""
+    if not isinstance(request, dict):
+        return request
+    defaulted = dict(request)
+    mode = request.get("allocationMode")
+    if mode is None or mode == "":
+        mode = defaulted["allocationMode"] = "ExactCount"
+    count = request.get("count")
+    if mode == "ExactCount" and (count is None or (type(count) is int and count == 0)):
+        defaulted["count"] = 1
+    if isinstance(request.get("tolerations"), list):
+        defaulted["tolerations"] = [
+            {**t, "operator": "Equal"} if isinstance(t, dict) and t.get("operator") in (None, "") else t
+            for t in request["tolerations"]
+        ]
+    return defaulted
+
+
+_TOLERATIONS = st.lists(
+    st.sampled_from(
+        [{"key": "k"}, {"key": "k", "operator": ""}, {"operator": "Exists"}, {"operator": 0}, "x"]
+    ),
+    max_size=2,
+)
+_DEVICE_REQUESTS = st.fixed_dictionaries(
+    {},
+    optional={
+        "allocationMode": st.sampled_from([None, "", "ExactCount", "All", 0]),
+        "count": st.sampled_from([None, 0, 1, 2, 0.0, False, "0"]),
+        "tolerations": _TOLERATIONS | st.none(),
+        "deviceClassName": st.just("gpu"),
+    },
+)
+
+
+@given(
+    st.lists(st.one_of(_DEVICE_REQUESTS, st.just("x")), max_size=3), st.lists(_DEVICE_REQUESTS, max_size=2)
+)
+@settings(max_examples=600, deadline=None)
+def test_v1_defaulting_copies_only_what_it_defaults(exactly: list[Any], subrequests: list[Any]) -> None:
+    requests: list[Any] = [{"name": f"r{i}", "exactly": item} for i, item in enumerate(exactly)]
+    requests.append({"name": "s", "firstAvailable": subrequests})
+    spec = {"devices": {"requests": requests}}
+    given_spec = copy.deepcopy(spec)
+    expected = {
+        "devices": {
+            "requests": [
+                {"name": f"r{i}", "exactly": reference_defaulted_request(item)}
+                for i, item in enumerate(exactly)
+            ]
+            + [{"name": "s", "firstAvailable": [reference_defaulted_request(sub) for sub in subrequests]}]
+        }
+    }
+    defaulted = v1_defaults.defaulted_claim_spec(spec)
+    assert defaulted == expected
+    assert spec == given_spec  # nothing given is changed
+    assert (defaulted is spec) is (expected == given_spec and json.dumps(expected) == json.dumps(given_spec))
+
+
+@given(
+    st.lists(
+        st.one_of(st.fixed_dictionaries({}, optional={"tolerations": _TOLERATIONS}), st.just("x")), max_size=3
+    )
+)
+@settings(max_examples=300, deadline=None)
+def test_v1_status_defaulting_copies_only_what_it_defaults(results: list[Any]) -> None:
+    def tolerations_of(items: list[Any]) -> list[Any]:
+        return [r.get("tolerations") if isinstance(r, dict) else None for r in items]
+
+    status = {"allocation": {"devices": {"results": results}}}
+    expected = [
+        reference_defaulted_request({"tolerations": t, "allocationMode": "All"})["tolerations"]
+        if isinstance(t, list)
+        else t
+        for t in tolerations_of(results)
+    ]
+    defaulted = v1_defaults.defaulted_claim_status(status)
+    found = tolerations_of(defaulted["allocation"]["devices"]["results"])
+    assert found == expected
+    assert (defaulted is status) is (json.dumps(found) == json.dumps(tolerations_of(results)))
