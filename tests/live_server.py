@@ -17,7 +17,7 @@ import ssl
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -227,3 +227,13 @@ def metric_samples(text: str) -> dict[tuple[str, frozenset[tuple[str, str]]], fl
 
 def sample(samples: dict[tuple[str, frozenset[tuple[str, str]]], float], name: str, **labels: str) -> float:
     return samples.get((name, frozenset(labels.items())), 0.0)
+
+
+async def eventually(condition: Callable[[], Awaitable[bool]], *, timeout: float = 5.0) -> bool:
+    """Whether `condition` comes true within `timeout` seconds, asked every 20 ms."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await condition():
+        if asyncio.get_running_loop().time() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True

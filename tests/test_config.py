@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import ssl
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +12,7 @@ import orjson
 import pytest
 from prometheus_client import generate_latest
 
-from tests.live_server import JSON_HEADERS, metric_samples, sample
+from tests.live_server import JSON_HEADERS, eventually, metric_samples, sample
 from tests.reviews import admission_review, claim_template, resource_claim
 from webhook.cli import main
 from webhook.config import ConfigError, ConfigWatcher, parse_config
@@ -256,15 +254,6 @@ def test_a_broken_file_at_start_is_an_error(tmp_path: Path) -> None:
 
 
 # --- reloads while serving --------------------------------------------------------------------------
-
-
-async def eventually(condition: Callable[[], Awaitable[bool]], *, timeout: float = 5.0) -> bool:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not await condition():
-        if asyncio.get_running_loop().time() > deadline:
-            return False
-        await asyncio.sleep(0.02)
-    return True
 
 
 async def test_a_serving_webhook_follows_its_configuration_file(tmp_path: Path, cert_dir: Path) -> None:
