@@ -71,6 +71,24 @@ async def test_a_v1beta1_review_is_answered_in_v1beta1(client: Client) -> None:
     assert answer["apiVersion"] == "admission.k8s.io/v1beta1"
 
 
+async def test_reviews_sent_at_once_each_get_their_own_answer(client: Client) -> None:
+    # Reviews that arrive in one turn of the event loop are judged back to back (webhook/server/turns.py).
+    allowed = admission_review(resource_claim(), uid="allowed")
+    denied = admission_review(
+        allocated_claim(reserved_for=33), operation="UPDATE", old=allocated_claim(), sub_resource="status",
+        uid="denied",
+    )  # fmt: skip
+    unreadable = {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"}
+    answers = await asyncio.gather(*(post_review(client, doc) for doc in (allowed, unreadable, denied) * 4))
+    for (status, answer), expected in zip(answers, ("allowed", "unreadable", "denied") * 4, strict=True):
+        if expected == "unreadable":
+            assert status == 400 and answer["code"] == 400
+        else:
+            assert status == 200
+            assert answer["response"]["uid"] == expected
+            assert answer["response"]["allowed"] is (expected == "allowed")
+
+
 @pytest.mark.parametrize(
     ("body", "headers", "status"),
     [
