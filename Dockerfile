@@ -5,7 +5,7 @@
 #
 #   docker build -t dra-webhook:0.1.0 .
 #
-# The tag follows the version in pyproject.toml; manifests/ and webhook/manifests.py name the same
+# The tag follows the version in pyproject.toml; manifests/ and webhook/manifests/objects.py name the same
 # tag (tests/test_manifests.py keeps them in step).
 ARG PYTHON_IMAGE=python:3.11-slim
 

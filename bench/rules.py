@@ -85,8 +85,8 @@ def measure(entry: MixEntry, judge: Judge, seconds: float) -> dict[str, Any]:
     def structural() -> None:
         assert judge.structural is not None
         judge.structural.check(gvk, obj)
-        if old is not None:  # as Judge.judge_object: only what the old object does not share
-            judge.structural.check_against(gvk, old, obj)
+        if old is not None:  # as Judge.judge_object: the old object too
+            judge.structural.check(gvk, old)
 
     def answer(verdict: Verdict = verdict) -> bytes:
         return orjson.dumps(review_response(review, verdict))

@@ -1,4 +1,4 @@
-"""The deployment: manifests/ (kustomize base and overlays), webhook/manifests.py, the Dockerfile.
+"""The deployment: manifests/ (kustomize base and overlays), webhook/manifests/, the Dockerfile.
 
 Every rendering is checked the same way: its objects are valid objects of the oldest and the newest
 Kubernetes release of its era (the JSON Schemas of `kubernetes-validate`; cert-manager's kinds against
@@ -56,6 +56,7 @@ from webhook.manifests import (
     render_yaml,
     rule_resources,
 )
+from webhook.manifests import objects as manifest_objects
 from webhook.registry import REGISTRY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -900,7 +901,7 @@ def container_hardening_problems(container: Mapping[str, Any], pod_security: Map
         "memory limit": "memory" in container.get("resources", {}).get("limits", {}),
         "readiness probe": "readinessProbe" in container,
         "liveness probe": "livenessProbe" in container,
-        "pinned image": manifests._is_pinned_image(container.get("image", "")),
+        "pinned image": manifest_objects._is_pinned_image(container.get("image", "")),
     }
     return [check for check, passed in checks.items() if not passed]
 
@@ -925,7 +926,7 @@ def container_hardening_problems(container: Mapping[str, Any], pod_security: Map
     ],
 )
 def test_the_hardening_check_catches_each_weakness(change: Obj, failed_check: str) -> None:
-    container = manifests._webhook_container(DEFAULT_IMAGE)
+    container = manifest_objects._webhook_container(DEFAULT_IMAGE)
     for field, value in change.items():
         if value is None:
             del container[field]

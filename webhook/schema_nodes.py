@@ -73,7 +73,6 @@ _JSON_TYPE_NAMES: Final[Mapping[type, str]] = {
     type(None): "null",
 }
 JSON_TYPES: Final = frozenset({"object", "array", "string", "boolean", "integer", "number", "null"})
-_NUMERIC_TYPES: Final = frozenset({"boolean", "integer", "number"})
 
 
 def json_type(value: Any) -> str:
@@ -140,56 +139,16 @@ class Node:
     `settled` is the Python type whose values are valid here without a look (`str` for a plain
     string, `bool` for a plain boolean), NoneType where every value needs one: a parent skips
     a child of its node's settled type, or null (which leaves the Go field at its zero value),
-    without a call. `numeric` says whether the node or one below it takes a boolean or a number,
-    where ``==`` takes 1, 1.0 and true for one another (see `_check_old`).
+    without a call.
     """
 
-    __slots__ = ("numeric", "settled")
+    __slots__ = ("settled",)
 
-    def __init__(self, settled: type = NULL, *, numeric: bool = False) -> None:
+    def __init__(self, settled: type = NULL) -> None:
         self.settled = settled
-        self.numeric = numeric
 
     def check(self, value: Any, link: Link, findings: Findings) -> None:
         raise NotImplementedError
-
-    def check_against(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
-        """Check `value` where `passed`, the value at the same path of an object that had no
-        errors, differs from it (see `StructuralChecker.check_against`)."""
-        self.check(value, link, findings)
-
-    def check_equal(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
-        """Check `value` where `passed`, the value at the same path of an object that had no errors,
-        is equal to it (``==``) below a node that takes a boolean or a number (see `_check_old`): a
-        value of the same Python type as `passed` has its verdict."""
-        if type(value) is not type(passed):
-            self.check(value, link, findings)
-
-
-def _check_old(node: Node, value: Any, passed: Any, link: Link, findings: Findings) -> None:
-    """`node.check(value)` for a value of an old object, `passed` being the new object's value at
-    the same path (None if it has none), which had no errors.
-
-    A value that is the same JSON as `passed` has its verdict. Where `node` takes neither booleans
-    nor numbers, ``==`` says so: it then means the same JSON types all the way down (a string equals
-    only a string, a list only a list, a dict only a mapping), and the check reads nothing else.
-    Below a node that takes them, 1 == 1.0 == true: equal values are walked down to those nodes
-    only (`Node.check_equal`), where a value of another type than `passed`'s is checked; values
-    that differ are walked, comparing the children the same way.
-    """
-    if passed is None:
-        node.check(value, link, findings)
-    elif not _equal(value, passed):
-        node.check_against(value, passed, link, findings)
-    elif node.numeric:
-        node.check_equal(value, passed, link, findings)
-
-
-def _equal(value: Any, other: Any) -> bool:
-    try:
-        return bool(value == other)
-    except RecursionError:  # nested deeper than the interpreter compares
-        return False
 
 
 class AnyValue(Node):
@@ -219,7 +178,7 @@ class Scalar(Node):
     ) -> None:
         plain = format_check is None and enum is None
         settled = str if accepted == {"string"} else bool if accepted == {"boolean"} else NULL
-        super().__init__(settled if plain else NULL, numeric=not accepted.isdisjoint(_NUMERIC_TYPES))
+        super().__init__(settled if plain else NULL)
         self.accepted = accepted
         self.expected = expected
         self.format_check = format_check
@@ -322,15 +281,11 @@ class Struct(Node):
     by types alone (see `check_items`); an unknown field maps to nothing, whose type no value has.
     """
 
-    __slots__ = ("fields", "int64_fields", "numeric_fields", "required", "settled_types")
+    __slots__ = ("fields", "int64_fields", "required", "settled_types")
 
     def __init__(self, fields: Mapping[str, Node], required: tuple[str, ...]) -> None:
-        super().__init__(numeric=any(node.numeric for node in fields.values()))
+        super().__init__()
         self.fields: dict[str, Node] = dict(fields)
-        # The fields whose values `==` may take for another JSON type (see `check_equal`).
-        self.numeric_fields: tuple[tuple[str, Node], ...] = tuple(
-            (name, node) for name, node in fields.items() if node.numeric
-        )
         self.settled_types: dict[str, type] = {name: node.settled for name, node in fields.items()}
         # The fields of a plain int64 (`Int64`, no format but int64, no enum): an integer within
         # int64 needs no look there either.
@@ -355,35 +310,6 @@ class Struct(Node):
                 findings.unknown_field((link, key if type(key) is str else str(key)))
             elif type(child) is not node.settled and child is not None:
                 node.check(child, (link, key), findings)
-
-    def check_against(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
-        if type(value) is not dict or type(passed) is not dict:
-            self.check(value, link, findings)
-            return
-        obj: dict[Any, Any] = value
-        if findings.report_missing_required:
-            self._report_missing(obj, link, findings)
-        fields = self.fields
-        counterparts: dict[Any, Any] = passed
-        for key, child in obj.items():
-            node = fields.get(key)
-            if node is None:
-                findings.unknown_field((link, key if type(key) is str else str(key)))
-            elif type(child) is not node.settled and child is not None:
-                _check_old(node, child, counterparts.get(key), (link, key), findings)
-
-    def check_equal(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
-        if type(value) is not dict or type(passed) is not dict:
-            self.check(value, link, findings)
-            return
-        obj: dict[Any, Any] = value
-        counterparts: dict[Any, Any] = passed
-        # Equal objects have the same keys, the same values but for JSON types `==` forgives, which
-        # only the numeric fields can hold; an unknown field of such a value is not reported.
-        for name, node in self.numeric_fields:
-            child = obj.get(name)
-            if type(child) is not node.settled and child is not None:
-                node.check_equal(child, counterparts.get(name), (link, name), findings)
 
     def check_items(self, array: list[Any], link: Link, findings: Findings) -> None:
         """`check` of every item of a list of these structs (a list's items are checked here).
@@ -438,7 +364,7 @@ class Map(Node):
     __slots__ = ("struct_values", "values")
 
     def __init__(self, values: Node) -> None:
-        super().__init__(numeric=values.numeric)
+        super().__init__()
         self.values = values
         self.struct_values = values if isinstance(values, Struct) else None
 
@@ -460,24 +386,12 @@ class Map(Node):
                     continue
                 values.check(child, (link, _MapKey(key)), findings)
 
-    def check_equal(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
-        if type(value) is not dict or type(passed) is not dict:
-            self.check(value, link, findings)
-            return
-        obj: dict[Any, Any] = value
-        counterparts: dict[Any, Any] = passed
-        values = self.values
-        settled = values.settled
-        for key, child in obj.items():
-            if type(child) is not settled and child is not None:
-                values.check_equal(child, counterparts.get(key), (link, _MapKey(key)), findings)
-
 
 class Array(Node):
     __slots__ = ("items", "struct_items")
 
     def __init__(self, items: Node) -> None:
-        super().__init__(numeric=items.numeric)
+        super().__init__()
         self.items = items
         self.struct_items = items if isinstance(items, Struct) else None
 
@@ -497,39 +411,6 @@ class Array(Node):
         for index, child in enumerate(array):
             if type(child) is not settled and child is not None:
                 items.check(child, (link, index), findings)
-
-    def check_against(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
-        if type(value) is not list or type(passed) is not list:
-            self.check(value, link, findings)
-            return
-        array: list[Any] = value
-        counterparts: list[Any] = passed
-        items = self.items
-        if (
-            not items.numeric
-            and len(array) <= len(counterparts)
-            and _equal(array, counterparts[: len(array)])
-        ):
-            return  # the first items of `passed` (consumers were appended): see `_check_old`
-        settled = items.settled
-        count = len(counterparts)
-        for index, child in enumerate(array):
-            if type(child) is not settled and child is not None:
-                _check_old(
-                    items, child, counterparts[index] if index < count else None, (link, index), findings
-                )
-
-    def check_equal(self, value: Any, passed: Any, link: Link, findings: Findings) -> None:
-        if type(value) is not list or type(passed) is not list:
-            self.check(value, link, findings)
-            return
-        array: list[Any] = value
-        counterparts: list[Any] = passed  # as long as `array`: they are equal
-        items = self.items
-        settled = items.settled
-        for index, child in enumerate(array):
-            if type(child) is not settled and child is not None:
-                items.check_equal(child, counterparts[index], (link, index), findings)
 
 
 def _check_date_time(value: Any, link: Link, findings: Findings) -> None:

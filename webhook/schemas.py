@@ -164,23 +164,6 @@ class StructuralChecker:
             findings.errors.append(not_an_object(obj))
         return StructuralReport(findings.errors, tuple(findings.warnings))
 
-    def check_against(self, gvk: GroupVersionKind, obj: Any, passed: Any) -> StructuralReport:
-        """`check(gvk, obj)`'s errors when `passed`, an object of the same kind, has none: the
-        values of `obj` holding the same JSON as `passed`'s at the same path (``==`` where no
-        boolean or number can hide below, see `_check_old`; list items at the same index) are not
-        walked again, since their errors would be `passed`'s there. (An UPDATE's old object against
-        its new one: the old object's errors for a few C-level comparisons.) Unknown-field warnings
-        are only those outside the skipped values."""
-        root = self._by_name.get((gvk.group, gvk.version, gvk.kind))
-        if root is None:
-            raise KeyError(f"no schema for {gvk}")
-        findings = Findings(self._report_missing_required)
-        if type(obj) is dict or isinstance(obj, Mapping):
-            root.check_against(obj, passed, None, findings)
-        else:
-            findings.errors.append(not_an_object(obj))
-        return StructuralReport(findings.errors, tuple(findings.warnings))
-
 
 def not_an_object(obj: Any) -> FieldError:
     """The error for a whole object that is not a JSON object: a type error at the root (``<nil>``)."""

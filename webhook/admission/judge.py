@@ -83,8 +83,7 @@ class Judge:
         if self.structural is not None:
             report = self.structural.check(gvk, obj)
             if operation == "UPDATE" and old_obj is not None and not report.errors:
-                # The fields the old object shares with the new one, which passed, are not walked again.
-                old_report = self.structural.check_against(gvk, old_obj, obj)
+                old_report = self.structural.check(gvk, old_obj)
                 if old_report.errors:
                     # A broken old object cannot be compared with; say so at its paths.
                     return Judgement(
