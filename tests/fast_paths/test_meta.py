@@ -25,7 +25,7 @@ from webhook.field import (
     invalid,
     too_long,
 )
-from webhook.rules import meta, names
+from webhook.rules import meta, metafields, names
 from webhook.rules.values import integer, mapping, sequence, string_map, text
 
 # --- ObjectMeta: field managers and the immutable times ------------------------------------------------
@@ -33,11 +33,11 @@ from webhook.rules.values import integer, mapping, sequence, string_map, text
 
 def reference_field_manager(manager: str, path: FieldPath) -> ErrorList:
     errs: ErrorList = []
-    if _bytes(manager) > meta.FIELD_MANAGER_MAX_LENGTH:
-        errs.append(too_long(path, manager, meta.FIELD_MANAGER_MAX_LENGTH))
+    if _bytes(manager) > metafields.FIELD_MANAGER_MAX_LENGTH:
+        errs.append(too_long(path, manager, metafields.FIELD_MANAGER_MAX_LENGTH))
     position = 0
     for char in manager:
-        if not meta._go_is_print(char):
+        if not metafields._go_is_print(char):
             errs.append(
                 invalid(path, manager, f"invalid character U+{ord(char):04X} (at position {position})")
             )
@@ -49,7 +49,7 @@ def reference_field_manager(manager: str, path: FieldPath) -> ErrorList:
 @settings(max_examples=800, deadline=None)
 def test_field_manager_check_as_before(manager: str) -> None:
     path = ROOT.child("metadata", "managedFields").index(0).child("manager")
-    assert meta._validate_field_manager(manager, path) == reference_field_manager(manager, path)
+    assert metafields._validate_field_manager(manager, path) == reference_field_manager(manager, path)
 
 
 def reference_immutable_times(new: dict[str, Any], old: dict[str, Any], path: FieldPath) -> ErrorList:
@@ -108,9 +108,9 @@ def reference_annotations(annotations: Any, path: FieldPath) -> ErrorList:
     ]
     if (
         sum(_bytes(key) + _bytes(value) for key, value in entries.items())
-        > meta.TOTAL_ANNOTATION_SIZE_LIMIT_BYTES
+        > metafields.TOTAL_ANNOTATION_SIZE_LIMIT_BYTES
     ):
-        errs.append(too_long(path, "", meta.TOTAL_ANNOTATION_SIZE_LIMIT_BYTES))
+        errs.append(too_long(path, "", metafields.TOTAL_ANNOTATION_SIZE_LIMIT_BYTES))
     return errs
 
 
@@ -126,9 +126,9 @@ def reference_managed_fields(managed_fields: Any, path: FieldPath) -> ErrorList:
             errs.append(invalid(entry_path.child("fieldsType"), fields_type, "must be `FieldsV1`"))
         errs += reference_field_manager(text(fields.get("manager")), entry_path.child("manager"))
         subresource = text(fields.get("subresource"))
-        if _bytes(subresource) > meta.MAX_SUBRESOURCE_NAME_LENGTH:
+        if _bytes(subresource) > metafields.MAX_SUBRESOURCE_NAME_LENGTH:
             errs.append(
-                too_long(entry_path.child("subresource"), subresource, meta.MAX_SUBRESOURCE_NAME_LENGTH)
+                too_long(entry_path.child("subresource"), subresource, metafields.MAX_SUBRESOURCE_NAME_LENGTH)
             )
     return errs
 
@@ -161,9 +161,9 @@ def reference_object_meta_update(new_meta: Any, old_meta: Any) -> ErrorList:
         errs.append(invalid(path.child("deletionGracePeriodSeconds"), new_grace, meta.FIELD_IMMUTABLE_MSG))
     errs += reference_labels(new.get("labels"), path.child("labels"))
     errs += reference_annotations(new.get("annotations"), path.child("annotations"))
-    errs += meta.validate_owner_references(new.get("ownerReferences"), path.child("ownerReferences"))
+    errs += metafields.validate_owner_references(new.get("ownerReferences"), path.child("ownerReferences"))
     errs += reference_managed_fields(new.get("managedFields"), path.child("managedFields"))
-    errs += meta._validate_kube_finalizer_names(new_finalizers, path.child("finalizers"))
+    errs += metafields.validate_kube_finalizer_names(new_finalizers, path.child("finalizers"))
     return errs
 
 
@@ -178,11 +178,11 @@ def reference_object_meta(fields_meta: Any) -> ErrorList:
         errs.append(invalid(path.child("generation"), generation, meta.IS_NEGATIVE_MSG))
     errs += reference_labels(fields.get("labels"), path.child("labels"))
     errs += reference_annotations(fields.get("annotations"), path.child("annotations"))
-    errs += meta.validate_owner_references(fields.get("ownerReferences"), path.child("ownerReferences"))
+    errs += metafields.validate_owner_references(fields.get("ownerReferences"), path.child("ownerReferences"))
     finalizers = meta._strings(fields.get("finalizers"))
-    errs += meta.validate_finalizers(finalizers, path.child("finalizers"))
+    errs += metafields.validate_finalizers(finalizers, path.child("finalizers"))
     errs += reference_managed_fields(fields.get("managedFields"), path.child("managedFields"))
-    errs += meta._validate_kube_finalizer_names(finalizers, path.child("finalizers"))
+    errs += metafields.validate_kube_finalizer_names(finalizers, path.child("finalizers"))
     return errs
 
 
@@ -208,7 +208,7 @@ _LABEL_VALUES = st.one_of(
     st.sampled_from(["", "v", "a-b", "-a", "a" * 63, "a" * 64, "é", None, 1, True, ["x"]]),
     st.text(max_size=4),
 )
-_BIG = meta.TOTAL_ANNOTATION_SIZE_LIMIT_BYTES
+_BIG = metafields.TOTAL_ANNOTATION_SIZE_LIMIT_BYTES
 _ANNOTATION_VALUES = st.one_of(
     _LABEL_VALUES,
     st.sampled_from(
@@ -280,11 +280,11 @@ def test_object_meta_checks_report_as_before(new: dict[str, Any], data: st.DataO
     assert meta.validate_object_meta_update(new, old) == reference_object_meta_update(new, old)
     assert meta.validate_object_meta(new, namespaced=True) == reference_object_meta(new)
     path = ROOT.child("metadata", "labels")
-    assert meta.validate_labels(new.get("labels"), path) == reference_labels(new.get("labels"), path)
-    assert meta.validate_annotations(new.get("annotations"), path) == reference_annotations(
+    assert metafields.validate_labels(new.get("labels"), path) == reference_labels(new.get("labels"), path)
+    assert metafields.validate_annotations(new.get("annotations"), path) == reference_annotations(
         new.get("annotations"), path
     )
-    assert meta.validate_managed_fields(new.get("managedFields"), path) == reference_managed_fields(
+    assert metafields.validate_managed_fields(new.get("managedFields"), path) == reference_managed_fields(
         new.get("managedFields"), path
     )
 
@@ -337,7 +337,7 @@ def test_a_managed_fields_entry_changed_in_one_field_reports_as_before(field: st
     changed = {key: v for key, v in {**_VALID_MANAGED_FIELDS_ENTRY, field: value}.items() if v is not _ABSENT}
     entries = [_VALID_MANAGED_FIELDS_ENTRY, changed]
     path = ROOT.child("metadata", "managedFields")
-    assert meta.validate_managed_fields(entries, path) == reference_managed_fields(entries, path)
+    assert metafields.validate_managed_fields(entries, path) == reference_managed_fields(entries, path)
     metadata = {"resourceVersion": "1", "managedFields": entries}
     assert meta.validate_object_meta_update(metadata, metadata) == reference_object_meta_update(
         metadata, metadata
@@ -365,4 +365,4 @@ def test_a_managed_fields_entry_changed_in_one_field_reports_as_before(field: st
 )
 def test_annotations_around_the_size_budget_report_as_before(annotations: dict[str, str]) -> None:
     path = ROOT.child("metadata", "annotations")
-    assert meta.validate_annotations(annotations, path) == reference_annotations(annotations, path)
+    assert metafields.validate_annotations(annotations, path) == reference_annotations(annotations, path)
