@@ -502,3 +502,35 @@ def test_a_remembered_quantity_settles_only_a_quantity_field(field: str) -> None
         found, expected = FAST.check(_SLICE_GVK, mutated), SLOW.check(_SLICE_GVK, mutated)
         assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
         assert bool(expected.errors) is (field == "timeAdded")
+
+
+# `_usual_attributes` knows a member by identity once found ("string", "version", a number): a later
+# attribute with the same member object has only its value looked at. Devices whose attributes share
+# member objects, the later ones spoiled, are found usual exactly when each attribute is.
+_SHARED_MEMBERS = [
+    [{"version": "1.0.0"}, {"version": "x"}],
+    [{"version": "1.0.0"}, {"version": "1.0.0" + "0" * 60}],
+    [{"string": "a"}, {"string": "x" * 65}],
+    [{"string": "a"}, {"string": "é" * 33}],
+    [{"string": "a"}, {"string": "1.0.0"}, {"version": "x"}],
+    [{"int": 1}, {"int": None}],
+    [{"int": 1}, {"bool": True}, {"int": "text"}, {"bool": "1.0.0"}],
+    [{"bool": False}, {"string": None}, {"version": 3}],
+]
+
+
+@pytest.mark.parametrize("attributes", _SHARED_MEMBERS)
+@pytest.mark.parametrize("split", [False, True])
+def test_attributes_sharing_their_members_are_each_looked_at(attributes: list[Any], split: bool) -> None:
+    groups = [[attribute] for attribute in attributes] if split else [attributes]
+    devices = [
+        {"name": f"d{i}", "attributes": {f"a{j}": attribute for j, attribute in enumerate(group)}}
+        for i, group in enumerate(groups)
+    ]
+    usual, plain = slicedevices.device_flags(devices)
+    assert usual == [
+        all(slicedevices._is_valid_scalar_attribute(attribute) for attribute in group) for group in groups
+    ]
+    path = ROOT.child("spec", "devices")
+    expected = reference_devices({"devices": devices}, None, path)
+    assert resourceslice._validate_devices({"devices": devices}, None, path, usual, plain) == expected
