@@ -504,32 +504,39 @@ def test_a_remembered_quantity_settles_only_a_quantity_field(field: str) -> None
         assert bool(expected.errors) is (field == "timeAdded")
 
 
-# `_usual_attributes` knows a member by identity once found ("string", "version", a number): a later
-# attribute with the same member object has only its value looked at. Devices whose attributes share
-# member objects, the later ones spoiled, are found usual exactly when each attribute is.
+# `_usual_attributes` knows a member by identity once found ("string", "version", a number), and the
+# names and version values of the last attributes it walked by position: a later attribute with the
+# same member object, or at the same position with the same name object or an equal version, has
+# only the rest looked at. Devices whose attributes share those objects, the later ones spoiled, are
+# found usual exactly when each attribute is. (Equal string literals here are one object, as a JSON
+# decoder's repeated keys are.)
 _SHARED_MEMBERS = [
-    [{"version": "1.0.0"}, {"version": "x"}],
-    [{"version": "1.0.0"}, {"version": "1.0.0" + "0" * 60}],
-    [{"string": "a"}, {"string": "x" * 65}],
-    [{"string": "a"}, {"string": "é" * 33}],
-    [{"string": "a"}, {"string": "1.0.0"}, {"version": "x"}],
-    [{"int": 1}, {"int": None}],
-    [{"int": 1}, {"bool": True}, {"int": "text"}, {"bool": "1.0.0"}],
-    [{"bool": False}, {"string": None}, {"version": 3}],
-]
+    [{"v": {"version": "1.0.0"}, "w": {"version": "x"}}],
+    [{"v": {"version": "1.0.0"}, "w": {"version": "1.0.0" + "0" * 60}}],
+    [{"s": {"string": "a"}, "t": {"string": "x" * 65}}],
+    [{"s": {"string": "a"}, "t": {"string": "é" * 33}}],
+    [{"s": {"string": "a"}, "t": {"string": "1.0.0"}, "v": {"version": "x"}}],
+    [{"i": {"int": 1}, "j": {"int": None}}],
+    [{"i": {"int": 1}, "b": {"bool": True}, "j": {"int": "text"}, "c": {"bool": "1.0.0"}}],
+    [{"b": {"bool": False}, "s": {"string": None}, "v": {"version": 3}}],
+    [{"v": {"version": "1.0.0"}}, {"v": {"version": "1.0.0"}}, {"v": {"version": "1.0.1"}}, {"v": {"version": "01.0.0"}}],
+    [{"v": {"version": "1.0.0"}, "s": {"string": "a"}}, {"v": {"string": "1.0.0"}, "s": {"version": "a"}}],
+    [{"a": {"int": 1}, "b": {"int": 2}}, {"a": {"int": 1}, "-b": {"int": 2}}],
+    [{"a": {"int": 1}}, {"-b": {"int": 1}, "a": {"int": 1}}, {"a": {"int": 1}, "x" * 64: {"int": 1}}],
+]  # fmt: skip
 
 
-@pytest.mark.parametrize("attributes", _SHARED_MEMBERS)
-@pytest.mark.parametrize("split", [False, True])
-def test_attributes_sharing_their_members_are_each_looked_at(attributes: list[Any], split: bool) -> None:
-    groups = [[attribute] for attribute in attributes] if split else [attributes]
-    devices = [
-        {"name": f"d{i}", "attributes": {f"a{j}": attribute for j, attribute in enumerate(group)}}
-        for i, group in enumerate(groups)
-    ]
+@pytest.mark.parametrize("attribute_maps", _SHARED_MEMBERS)
+def test_attributes_sharing_their_members_are_each_looked_at(attribute_maps: list[dict[str, Any]]) -> None:
+    devices = [{"name": f"d{i}", "attributes": attributes} for i, attributes in enumerate(attribute_maps)]
     usual, plain = slicedevices.device_flags(devices)
     assert usual == [
-        all(slicedevices._is_valid_scalar_attribute(attribute) for attribute in group) for group in groups
+        all(
+            not v1_names.validate_qualified_name(name, ROOT)
+            and slicedevices._is_valid_scalar_attribute(attribute)
+            for name, attribute in attributes.items()
+        )
+        for attributes in attribute_maps
     ]
     path = ROOT.child("spec", "devices")
     expected = reference_devices({"devices": devices}, None, path)

@@ -279,16 +279,21 @@ _KNOWN_QUALIFIED_NAMES: Final = VALID_QUALIFIED_NAMES.known
 
 
 class AttributeMembers:
-    """The member names of usual attributes (`_usual_attributes`) found so far in one slice, by
-    identity (a JSON decoder gives repeated keys as one object): "string", "version", and a number
-    ("int" or "bool"). A member known here needs only its value looked at."""
+    """What `_usual_attributes` found so far in one slice's devices, by identity (a JSON decoder gives
+    repeated keys as one object): the member names "string", "version" and a number ("int" or
+    "bool"), so that a member known here needs only its value looked at; and, by position in the
+    last attributes walked, each name found valid and each version value found valid, so that a
+    device whose attributes repeat the last one's names (the same objects) and versions (equal
+    strings) needs no look-up for them."""
 
-    __slots__ = ("number", "string", "version")
+    __slots__ = ("names", "number", "string", "version", "versions")
 
     def __init__(self) -> None:
         self.string: Any = None
         self.version: Any = None
         self.number: Any = None
+        self.names: list[Any] = []
+        self.versions: list[Any] = []
 
 
 def _usual_attributes(attributes: dict[str, Any], members: AttributeMembers | None = None) -> bool:
@@ -297,8 +302,18 @@ def _usual_attributes(attributes: dict[str, Any], members: AttributeMembers | No
     finds no error in any of them and each counts as one value. False says nothing: the caller walks
     them. `members`: what the caller's earlier calls found (`AttributeMembers`)."""
     known = AttributeMembers() if members is None else members
+    names, versions = known.names, known.versions
+    position = 0
     for key, attribute in attributes.items():
-        if not (key in _KNOWN_QUALIFIED_NAMES or VALID_QUALIFIED_NAMES.holds(key)):
+        if position < len(names) and key is names[position]:
+            pass
+        elif key in _KNOWN_QUALIFIED_NAMES or VALID_QUALIFIED_NAMES.holds(key):
+            if position < len(names):
+                names[position] = key
+            else:
+                names.append(key)
+                versions.append(None)
+        else:
             return False
         if type(attribute) is not dict:
             return False
@@ -311,19 +326,24 @@ def _usual_attributes(attributes: dict[str, Any], members: AttributeMembers | No
                     if not _is_short_string_value(value):
                         return False
                 elif member is known.version:
-                    if not (value in _KNOWN_VERSIONS or VALID_VERSIONS.holds(value)):
-                        return False
+                    remembered = versions[position]
+                    if not (type(remembered) is str and value == remembered):
+                        if not (value in _KNOWN_VERSIONS or VALID_VERSIONS.holds(value)):
+                            return False
+                        versions[position] = value
                 elif not _is_valid_scalar_attribute(fields):
                     return False
                 elif member == "string":
                     known.string = member
                 else:
                     known.version = member
+                    versions[position] = value
             elif member is not known.number or value is None:
                 if not _is_valid_scalar_attribute(fields):
                     return False
                 known.number = member
             break
+        position += 1  # noqa: SIM113 -- enumerate() over items() would be a generic iterator in mypyc
     return True
 
 
