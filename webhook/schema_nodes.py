@@ -108,16 +108,46 @@ def _json_type_of_subclass(value: Any) -> str:
 
 # --- the compiled schema ---------------------------------------------------------------------------
 
+NULL: Final = type(None)
+
+
+class SoleMembers:
+    """The members of one-member map values (a device's attributes) that one walk found settled, by
+    identity (a JSON decoder gives repeated keys as one object), for one struct: a member seen again
+    with a value of the same type is settled without a look-up. `last` and `previous` are the last
+    two such (member, type) pairs; `int_member` a member `Struct.settles` settled an integer in (a
+    plain int64 field), which then takes any integer mypyc holds unboxed; `quantity_member` one it
+    settled a string in (a quantity field), which then takes any remembered quantity."""
+
+    __slots__ = (
+        "int_member",
+        "last_member",
+        "last_type",
+        "previous_member",
+        "previous_type",
+        "quantity_member",
+    )
+
+    def __init__(self) -> None:
+        self.last_member: Any = None
+        self.last_type: type = NULL
+        self.previous_member: Any = None
+        self.previous_type: type = NULL
+        self.int_member: Any = None
+        self.quantity_member: Any = None
+
 
 class Findings:
-    """What one walk found: errors in order, unknown-field warnings deduplicated and capped."""
+    """What one walk found: errors in order, unknown-field warnings deduplicated and capped; and, for
+    each struct that map values are of, what it found settled in them (`SoleMembers`)."""
 
-    __slots__ = ("errors", "report_missing_required", "warnings")
+    __slots__ = ("errors", "report_missing_required", "sole_members", "warnings")
 
     def __init__(self, report_missing_required: bool) -> None:
         self.errors: ErrorList = []
         self.warnings: dict[str, None] = {}
         self.report_missing_required = report_missing_required
+        self.sole_members: dict[Node, SoleMembers] = {}
 
     def wrong_type(self, link: Link, expected: str, actual: str) -> None:
         path = _field_path(link)
@@ -128,9 +158,6 @@ class Findings:
     def unknown_field(self, link: Link) -> None:
         if len(self.warnings) < MAX_UNKNOWN_FIELD_WARNINGS:
             self.warnings.setdefault(f"unknown field {go_quote(str(_field_path(link)))}", None)
-
-
-NULL: Final = type(None)
 
 
 class Node:
@@ -349,6 +376,31 @@ class Struct(Node):
             return False
         return True
 
+    def settles_sole_member(self, obj: dict[Any, Any], sole: SoleMembers) -> bool:
+        """`settles` for an object of one field, helped by what `sole` remembers of this walk."""
+        for member, value in obj.items():
+            value_type = type(value)
+            if (member is sole.last_member and value_type is sole.last_type) or (
+                member is sole.previous_member and value_type is sole.previous_type
+            ):
+                return True
+            if type(value) is int and member is sole.int_member:
+                return _TAGGED_MIN <= value <= _TAGGED_MAX or self.settles(obj)
+            if type(value) is str and member is sole.quantity_member:
+                return value in _VALID_QUANTITIES or self.settles(obj)
+            if value_type is self.settled_types.get(member):
+                sole.previous_member, sole.previous_type = sole.last_member, sole.last_type
+                sole.last_member, sole.last_type = member, value_type
+                return True
+            if not self.settles(obj):
+                return False
+            if type(value) is int:
+                sole.int_member = member
+            elif type(value) is str:  # not of the settled type: a remembered quantity
+                sole.quantity_member = member
+            return True
+        return False
+
     def _report_missing(self, value: dict[Any, Any], link: Link, findings: Findings) -> None:
         for name in self.required:
             if value.get(name) is None:
@@ -359,7 +411,8 @@ class Map(Node):
     """A Go map[string]T (labels, annotations, a device's attributes).
 
     A map of structs decides each value that its struct `settles` without a call (a device's
-    attributes, one scalar member each)."""
+    attributes, one scalar member each); a value of one member by what the walk found settled
+    before (`SoleMembers`), mostly without a look-up."""
 
     __slots__ = ("struct_values", "values")
 
@@ -380,11 +433,22 @@ class Map(Node):
         struct = self.struct_values
         if struct is not None and findings.report_missing_required and struct.required:
             struct = None  # each value is looked at for its required fields
+        sole: SoleMembers | None = None
+        if struct is not None:
+            sole = findings.sole_members.get(struct)
+            if sole is None:
+                sole = findings.sole_members[struct] = SoleMembers()
         for key, child in obj.items():
-            if type(child) is not settled and child is not None:
-                if struct is not None and type(child) is dict and struct.settles(child):
+            if type(child) is settled or child is None:
+                continue
+            if struct is not None and sole is not None and type(child) is dict:
+                members: dict[Any, Any] = child
+                if len(members) == 1:
+                    if struct.settles_sole_member(members, sole):
+                        continue
+                elif struct.settles(members):
                     continue
-                values.check(child, (link, _MapKey(key)), findings)
+            values.check(child, (link, _MapKey(key)), findings)
 
 
 class Array(Node):

@@ -199,3 +199,46 @@ def test_fields_that_are_strings_but_not_plain_strings_are_checked(
         assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
         assert found.warnings == expected.warnings
     assert len(FAST.check(gvk, claim).errors) == errors
+
+
+# --- the structural check: one-member map values decided by what the walk found settled -----------------
+#
+# `Map.check` decides a one-member value (a device's attribute, a capacity) by the member objects the
+# walk found settled before (`SoleMembers`): a JSON decoder gives every repeated key as one object, so
+# each device's later attributes share their members with the first's. A later device whose member is
+# the same object but whose value is of another type, an integer beyond what mypyc holds unboxed or a
+# quantity not remembered gets the full check.
+
+_SLICE = GroupVersionKind("resource.k8s.io", "v1", "ResourceSlice")
+_SLICE_OBJECT = next(obj for gvk, obj in OBJECTS if gvk == _SLICE and len(obj["spec"]["devices"]) > 8)
+_MEMBER_VALUES = st.one_of(
+    json_scalars,
+    st.sampled_from(["8.0.0", "40Gi", "4e", "0.5", 2**62, 2**63 - 1, 2**63, -(2**62) - 1, True]),
+    st.just({}),
+    st.just([]),
+)
+
+
+@given(st.lists(st.tuples(st.integers(0, 8), st.integers(0, 13), _MEMBER_VALUES), max_size=4))
+@settings(max_examples=300, deadline=None)
+def test_one_member_values_check_the_same_with_and_without_shortcuts(
+    changes: list[tuple[int, int, Any]],
+) -> None:
+    # The decoder's key objects are kept: each change replaces the value under the same member.
+    spec = dict(_SLICE_OBJECT["spec"])
+    devices = spec["devices"] = list(spec["devices"][:9])
+    for index, at, value in changes:
+        device = devices[index] = dict(devices[index])
+        if at == 13:  # the capacity
+            capacity = device["capacity"] = dict(device["capacity"])
+            [(name, fields)] = capacity.items()
+            capacity[name] = {member: value for member in fields}
+        else:
+            attributes = device["attributes"] = dict(device["attributes"])
+            name = list(attributes)[at]
+            attributes[name] = {member: value for member in attributes[name]}
+    mutated = {**_SLICE_OBJECT, "spec": spec}
+    for fast, slow in ((FAST, SLOW), (FAST_REQUIRED, SLOW_REQUIRED)):
+        found, expected = fast.check(_SLICE, mutated), slow.check(_SLICE, mutated)
+        assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
+        assert found.warnings == expected.warnings

@@ -502,3 +502,42 @@ def test_a_remembered_quantity_settles_only_a_quantity_field(field: str) -> None
         found, expected = FAST.check(_SLICE_GVK, mutated), SLOW.check(_SLICE_GVK, mutated)
         assert [str(e) for e in found.errors] == [str(e) for e in expected.errors]
         assert bool(expected.errors) is (field == "timeAdded")
+
+
+# `_usual_attributes` knows a member by identity once found ("string", "version", a number), and the
+# names and version values of the last attributes it walked by position: a later attribute with the
+# same member object, or at the same position with the same name object or an equal version, has
+# only the rest looked at. Devices whose attributes share those objects, the later ones spoiled, are
+# found usual exactly when each attribute is. (Equal string literals here are one object, as a JSON
+# decoder's repeated keys are.)
+_SHARED_MEMBERS = [
+    [{"v": {"version": "1.0.0"}, "w": {"version": "x"}}],
+    [{"v": {"version": "1.0.0"}, "w": {"version": "1.0.0" + "0" * 60}}],
+    [{"s": {"string": "a"}, "t": {"string": "x" * 65}}],
+    [{"s": {"string": "a"}, "t": {"string": "é" * 33}}],
+    [{"s": {"string": "a"}, "t": {"string": "1.0.0"}, "v": {"version": "x"}}],
+    [{"i": {"int": 1}, "j": {"int": None}}],
+    [{"i": {"int": 1}, "b": {"bool": True}, "j": {"int": "text"}, "c": {"bool": "1.0.0"}}],
+    [{"b": {"bool": False}, "s": {"string": None}, "v": {"version": 3}}],
+    [{"v": {"version": "1.0.0"}}, {"v": {"version": "1.0.0"}}, {"v": {"version": "1.0.1"}}, {"v": {"version": "01.0.0"}}],
+    [{"v": {"version": "1.0.0"}, "s": {"string": "a"}}, {"v": {"string": "1.0.0"}, "s": {"version": "a"}}],
+    [{"a": {"int": 1}, "b": {"int": 2}}, {"a": {"int": 1}, "-b": {"int": 2}}],
+    [{"a": {"int": 1}}, {"-b": {"int": 1}, "a": {"int": 1}}, {"a": {"int": 1}, "x" * 64: {"int": 1}}],
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("attribute_maps", _SHARED_MEMBERS)
+def test_attributes_sharing_their_members_are_each_looked_at(attribute_maps: list[dict[str, Any]]) -> None:
+    devices = [{"name": f"d{i}", "attributes": attributes} for i, attributes in enumerate(attribute_maps)]
+    usual, plain = slicedevices.device_flags(devices)
+    assert usual == [
+        all(
+            not v1_names.validate_qualified_name(name, ROOT)
+            and slicedevices._is_valid_scalar_attribute(attribute)
+            for name, attribute in attributes.items()
+        )
+        for attributes in attribute_maps
+    ]
+    path = ROOT.child("spec", "devices")
+    expected = reference_devices({"devices": devices}, None, path)
+    assert resourceslice._validate_devices({"devices": devices}, None, path, usual, plain) == expected

@@ -278,16 +278,72 @@ _KNOWN_VERSIONS: Final = VALID_VERSIONS.known
 _KNOWN_QUALIFIED_NAMES: Final = VALID_QUALIFIED_NAMES.known
 
 
-def _usual_attributes(attributes: dict[str, Any]) -> bool:
+class AttributeMembers:
+    """What `_usual_attributes` found so far in one slice's devices, by identity (a JSON decoder gives
+    repeated keys as one object): the member names "string", "version" and a number ("int" or
+    "bool"), so that a member known here needs only its value looked at; and, by position in the
+    last attributes walked, each name found valid and each version value found valid, so that a
+    device whose attributes repeat the last one's names (the same objects) and versions (equal
+    strings) needs no look-up for them."""
+
+    __slots__ = ("names", "number", "string", "version", "versions")
+
+    def __init__(self) -> None:
+        self.string: Any = None
+        self.version: Any = None
+        self.number: Any = None
+        self.names: list[Any] = []
+        self.versions: list[Any] = []
+
+
+def _usual_attributes(attributes: dict[str, Any], members: AttributeMembers | None = None) -> bool:
     """True when every attribute is the usual one -- a name `validate_qualified_name` finds valid and
-    one scalar member with a valid value -- so that `validate_device` finds no error in any of them
-    and each counts as one value. False says nothing: the caller walks them."""
+    one scalar member with a valid value (`_is_valid_scalar_attribute`) -- so that `validate_device`
+    finds no error in any of them and each counts as one value. False says nothing: the caller walks
+    them. `members`: what the caller's earlier calls found (`AttributeMembers`)."""
+    known = AttributeMembers() if members is None else members
+    names, versions = known.names, known.versions
+    position = 0
     for key, attribute in attributes.items():
-        if not (
-            (key in _KNOWN_QUALIFIED_NAMES or VALID_QUALIFIED_NAMES.holds(key))
-            and _is_valid_scalar_attribute(attribute)
-        ):
+        if position < len(names) and key is names[position]:
+            pass
+        elif key in _KNOWN_QUALIFIED_NAMES or VALID_QUALIFIED_NAMES.holds(key):
+            if position < len(names):
+                names[position] = key
+            else:
+                names.append(key)
+                versions.append(None)
+        else:
             return False
+        if type(attribute) is not dict:
+            return False
+        fields: dict[Any, Any] = attribute
+        if len(fields) != 1:
+            return False
+        for member, value in fields.items():
+            if type(value) is str:
+                if member is known.string:
+                    if not _is_short_string_value(value):
+                        return False
+                elif member is known.version:
+                    remembered = versions[position]
+                    if not (type(remembered) is str and value == remembered):
+                        if not (value in _KNOWN_VERSIONS or VALID_VERSIONS.holds(value)):
+                            return False
+                        versions[position] = value
+                elif not _is_valid_scalar_attribute(fields):
+                    return False
+                elif member == "string":
+                    known.string = member
+                else:
+                    known.version = member
+                    versions[position] = value
+            elif member is not known.number or value is None:
+                if not _is_valid_scalar_attribute(fields):
+                    return False
+                known.number = member
+            break
+        position += 1  # noqa: SIM113 -- enumerate() over items() would be a generic iterator in mypyc
     return True
 
 
@@ -571,11 +627,8 @@ def usual_attribute_flags(devices: Sequence[Any]) -> list[bool]:
     """For each device, whether its attributes are all usual (`_usual_attributes`): then none of them
     has an error, hand-written or declarative (one scalar member each), none is a list, and each is
     one value. Worked out once per slice for the checks that would each walk them."""
-    return [_usual_attributes(mapping(mapping(device).get("attributes"))) for device in devices]
-
-
-# The fields of a plain device: a name, attributes and capacities, nothing optional besides.
-_PLAIN_DEVICE_FIELDS: Final = frozenset({"name", "attributes", "capacity"})
+    members = AttributeMembers()
+    return [_usual_attributes(mapping(mapping(device).get("attributes")), members) for device in devices]
 
 
 def device_flags(devices: Sequence[Any]) -> tuple[list[bool], list[bool]]:
@@ -583,10 +636,11 @@ def device_flags(devices: Sequence[Any]) -> tuple[list[bool], list[bool]]:
     it is plain (`_is_plain_device`), in one walk."""
     usual_flags: list[bool] = []
     plain_flags: list[bool] = []
+    members = AttributeMembers()
     for device in devices:
         fields = mapping(device)
         attributes = mapping(fields.get("attributes"))
-        usual = _usual_attributes(attributes)
+        usual = _usual_attributes(attributes, members)
         usual_flags.append(usual)
         plain_flags.append(usual and _is_plain_device(device, attributes))
     return usual_flags, plain_flags
@@ -603,12 +657,15 @@ def _is_plain_device(device: Any, attributes: dict[str, Any]) -> bool:
     if type(device) is not dict:
         return False
     fields: dict[Any, Any] = device
-    if not fields.keys() <= _PLAIN_DEVICE_FIELDS:
+    name, capacity = fields.get("name"), fields.get("capacity")
+    # No field but these three: each one not null is a key of the object, so as many of them as the
+    # object has keys leaves no other (a null one is taken for another: False says nothing).
+    if len(fields) != (name is not None) + bool(attributes) + (capacity is not None):
         return False
-    capacities = mapping(fields.get("capacity"))
+    capacities = mapping(capacity)
     return (
         len(attributes) + len(capacities) <= MAX_ATTRIBUTES_AND_CAPACITIES_PER_DEVICE
-        and VALID_DNS_LABELS.holds(text(fields.get("name")))
+        and VALID_DNS_LABELS.holds(text(name))
         and (not capacities or _usual_capacities(capacities))
     )
 
