@@ -15,7 +15,6 @@ where none does (the usual case, which then costs no copy).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final
 
 EXACT_COUNT: Final = "ExactCount"
@@ -28,26 +27,45 @@ def defaulted_claim_spec(spec: Any) -> Any:
     if not isinstance(spec, dict):
         return spec
     devices = spec.get("devices")
-    if not isinstance(devices, dict) or not isinstance(devices.get("requests"), list):
+    if not isinstance(devices, dict):
         return spec
-    given: list[Any] = devices["requests"]
-    requests = _defaulted_items(given, _defaulted_request)
+    given = devices.get("requests")
+    if not isinstance(given, list):
+        return spec
+    requests = _defaulted_requests(given)
     if requests is given:
         return spec
     return {**spec, "devices": {**devices, "requests": requests}}
 
 
-def _defaulted_items(given: list[Any], defaulted: Callable[[Any], Any]) -> list[Any]:
-    """Each item of `given` defaulted: a new list from the first item a default applies to, else the
-    list given. (Plain loops: mypyc compiles them to C, not generators.)"""
+# Each list is walked by its own plain loop calling its item's defaulter directly: mypyc compiles
+# that to a C call, where a defaulter passed as a `Callable` is called through Python's vectorcall.
+# A list comes back as it was given until the first item a default applies to; from there a new
+# list is built.
+
+
+def _defaulted_requests(given: list[Any]) -> list[Any]:
     for index in range(len(given)):
         item = given[index]
-        changed = defaulted(item)
+        changed = _defaulted_request(item)
         if changed is not item:
             items = given[:index]
             items.append(changed)
             for rest in given[index + 1 :]:
-                items.append(defaulted(rest))
+                items.append(_defaulted_request(rest))
+            return items
+    return given
+
+
+def _defaulted_device_requests(given: list[Any]) -> list[Any]:
+    for index in range(len(given)):
+        item = given[index]
+        changed = defaulted_device_request(item)
+        if changed is not item:
+            items = given[:index]
+            items.append(changed)
+            for rest in given[index + 1 :]:
+                items.append(defaulted_device_request(rest))
             return items
     return given
 
@@ -57,17 +75,21 @@ def _defaulted_request(request: Any) -> Any:
         return request
     exactly, first_available = request.get("exactly"), request.get("firstAvailable")
     defaulted_exactly = defaulted_device_request(exactly) if isinstance(exactly, dict) else exactly
-    subrequests: list[Any] = first_available if isinstance(first_available, list) else []
-    defaulted_subrequests = _defaulted_items(subrequests, defaulted_device_request)
-    if defaulted_exactly is exactly and defaulted_subrequests is subrequests:
+    if isinstance(first_available, list):
+        defaulted_subrequests = _defaulted_device_requests(first_available)
+        if defaulted_exactly is exactly and defaulted_subrequests is first_available:
+            return request
+        defaulted = dict(request)
+        if isinstance(exactly, dict):
+            defaulted["exactly"] = defaulted_exactly
+        defaulted["firstAvailable"] = (
+            list(first_available) if defaulted_subrequests is first_available else defaulted_subrequests
+        )
+        return defaulted
+    if defaulted_exactly is exactly:
         return request
     defaulted = dict(request)
-    if isinstance(exactly, dict):
-        defaulted["exactly"] = defaulted_exactly
-    if isinstance(first_available, list):
-        defaulted["firstAvailable"] = (
-            list(subrequests) if defaulted_subrequests is subrequests else defaulted_subrequests
-        )
+    defaulted["exactly"] = defaulted_exactly  # changed, so a dict
     return defaulted
 
 
@@ -97,7 +119,16 @@ def defaulted_device_request(request: Any) -> Any:
 
 def defaulted_tolerations(tolerations: list[Any]) -> list[Any]:
     """`operator` defaults to Equal (the list given when no toleration lacks one)."""
-    return _defaulted_items(tolerations, _defaulted_toleration)
+    for index in range(len(tolerations)):
+        item = tolerations[index]
+        changed = _defaulted_toleration(item)
+        if changed is not item:
+            items = tolerations[:index]
+            items.append(changed)
+            for rest in tolerations[index + 1 :]:
+                items.append(_defaulted_toleration(rest))
+            return items
+    return tolerations
 
 
 def _defaulted_toleration(toleration: Any) -> Any:
@@ -117,10 +148,23 @@ def defaulted_claim_status(status: Any) -> Any:
     if not isinstance(devices, dict) or not isinstance(devices.get("results"), list):
         return status
     given: list[Any] = devices["results"]
-    results = _defaulted_items(given, _defaulted_result)
+    results = _defaulted_results(given)
     if results is given:
         return status
     return {**status, "allocation": {**allocation, "devices": {**devices, "results": results}}}
+
+
+def _defaulted_results(given: list[Any]) -> list[Any]:
+    for index in range(len(given)):
+        item = given[index]
+        changed = _defaulted_result(item)
+        if changed is not item:
+            items = given[:index]
+            items.append(changed)
+            for rest in given[index + 1 :]:
+                items.append(_defaulted_result(rest))
+            return items
+    return given
 
 
 def _defaulted_result(result: Any) -> Any:

@@ -110,8 +110,6 @@ def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
         "status": drop_deallocated_status_devices(mapping(new.get("status")), mapping(old.get("status"))),
     }
     handwritten = meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
-    # The status strategy resets the spec to the old one: the request names are the old spec's.
-    request_names = gather_request_names(mapping(mapping(old.get("spec")).get("devices")))
     status, old_status = mapping(new.get("status")), mapping(old.get("status"))
     deleted = mapping(new.get("metadata")).get("deletionTimestamp") is not None
     reserved_for = sequence(status.get("reservedFor"))
@@ -120,9 +118,12 @@ def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
         optional_mapping(status.get("allocation")),
         optional_mapping(old_status.get("allocation")),
     )
-    handwritten += validate_device_statuses(
-        sequence(status.get("devices")), _STATUS.child("devices"), allocated_devices(allocation)
-    )
+    devices = sequence(status.get("devices"))
+    if devices:
+        # Only the status of devices is checked against the allocated ones (none: nothing to gather).
+        handwritten += validate_device_statuses(
+            devices, _STATUS.child("devices"), allocated_devices(allocation)
+        )
     if reserved_for:
         if allocation is None:
             handwritten.append(forbidden(_STATUS.child("reservedFor"), RESERVED_WITHOUT_ALLOCATION_MSG))
@@ -138,6 +139,8 @@ def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
             )
             handwritten += covered_by_declarative(with_origin([error], "update"))
     elif allocation is not None:
+        # The status strategy resets the spec to the old one: the request names are the old spec's.
+        request_names = gather_request_names(mapping(mapping(old.get("spec")).get("devices")))
         handwritten += validate_allocation_result(allocation, _STATUS.child("allocation"), request_names)
     return merge_validations(handwritten, declared.validate_resource_claim_status_update(new, old))
 
