@@ -72,7 +72,6 @@ async def test_a_v1beta1_review_is_answered_in_v1beta1(client: Client) -> None:
 
 
 async def test_reviews_sent_at_once_each_get_their_own_answer(client: Client) -> None:
-    # Reviews that arrive in one turn of the event loop are judged back to back (webhook/server/turns.py).
     allowed = admission_review(resource_claim(), uid="allowed")
     denied = admission_review(
         allocated_claim(reserved_for=33), operation="UPDATE", old=allocated_claim(), sub_resource="status",

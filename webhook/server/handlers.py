@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from time import perf_counter
 from typing import Final
 
@@ -34,7 +34,6 @@ from webhook.admission import (
 )
 from webhook.metrics import Metrics
 from webhook.server.state import READINESS_KEY, REGISTRY_KEY, UID_REQUEST_KEY, CurrentJudge, Traffic
-from webhook.server.turns import TurnQueue
 from webhook.settings import Settings
 
 log = logging.getLogger("webhook.server")
@@ -53,10 +52,6 @@ class ReviewEndpoint:
     current: CurrentJudge
     metrics: Metrics
     traffic: Traffic
-    turns: TurnQueue[tuple[AdmissionReview, Verdict, bytes]] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.turns = TurnQueue(self._judge_body)
 
     async def validate(self, request: web.Request) -> web.Response:
         metrics, traffic = self.metrics, self.traffic
@@ -64,30 +59,24 @@ class ReviewEndpoint:
         traffic.enter()
         try:
             try:
-                body = await _read_body(request, self.settings)
-                try:
-                    review, verdict, answer = await self.turns.submit(body)
-                except UnreadableReview as unreadable:
-                    raise _http_error(unreadable.status, unreadable.reason) from None
+                review = await _read_review(request, self.settings)
             except web.HTTPException as error:
                 _record_unreadable(metrics, error.status, perf_counter() - started)
                 raise
             if self.settings.access_log:  # for the access line (`StructuredAccessLogger`)
                 request[UID_REQUEST_KEY] = review.request.uid
+            verdict = self.current.judge.judge(review.request)
+            answer, verdict = _encode_answer(review, verdict)
             _record_answer(metrics, review.request, verdict, perf_counter() - started)
             return web.Response(body=answer, content_type="application/json")
         finally:
             traffic.leave()
 
-    def _judge_body(self, body: bytes) -> tuple[AdmissionReview, Verdict, bytes]:
-        review = parse_review(body)
-        answer, verdict = _encode_answer(review, self.current.judge.judge(review.request))
-        return review, verdict, answer
 
-
-async def _read_body(request: web.Request, settings: Settings) -> bytes:
-    """The body of the request, or an HTTP error: 415 for a body that is not JSON, 413 over the body
-    limit, 408 for a body not received in time, 400 for one that cannot be read."""
+async def _read_review(request: web.Request, settings: Settings) -> AdmissionReview:
+    """The AdmissionReview of the request, or an HTTP error: 415 for a body that is not JSON, 413 over
+    the body limit, 408 for a body not received in time, 400 for one that cannot be read or is not an
+    AdmissionReview."""
     # The usual header is exactly `application/json`: then so is the parsed type (aiohttp's parse,
     # `request.content_type`, runs only for any other value).
     if (
@@ -117,7 +106,10 @@ async def _read_body(request: web.Request, settings: Settings) -> bytes:
         error = _http_error(400, "request body cannot be read: " + " ".join(str(unreadable).split()))
         error.force_close()
         raise error from None
-    return body
+    try:
+        return parse_review(body)
+    except UnreadableReview as unreadable:
+        raise _http_error(unreadable.status, unreadable.reason) from None
 
 
 def _encode_answer(review: AdmissionReview, verdict: Verdict) -> tuple[bytes, Verdict]:
