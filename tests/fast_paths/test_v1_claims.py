@@ -9,8 +9,6 @@ import copy
 import json
 from typing import Any
 
-import orjson
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +18,6 @@ from webhook.field import (
     FieldPath,
     covered_by_declarative,
 )
-from webhook.rules import names
 from webhook.rules.v1 import (
     declarative,
     declared,
@@ -30,7 +27,6 @@ from webhook.rules.v1 import devices as v1_devices
 from webhook.rules.v1 import names as v1_names
 from webhook.rules.v1.devices import (
     validate_binding_parameters,
-    validate_set,
 )
 from webhook.rules.v1.remembered import ValidValues
 from webhook.rules.values import mapping, sequence, text
@@ -92,38 +88,6 @@ def test_a_remembered_declarative_name_is_one_its_tags_find_nothing_in(which: st
         assert remembered.holds(value) is valid
 
 
-_RAW = st.recursive(
-    st.one_of(
-        st.none(),
-        st.booleans(),
-        st.integers(-(2**70), 2**70),
-        st.floats(allow_nan=True, allow_infinity=True),
-        st.text(alphabet='a<>&\u2028\u2029"\\\n\x01é😀\ud800', max_size=12),
-    ),
-    lambda inner: (
-        st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet="k<&", max_size=3), inner, max_size=3)
-    ),
-    max_leaves=10,
-)
-
-
-@given(_RAW, st.integers(0, 200))
-@settings(max_examples=2000, deadline=None)
-def test_a_raw_extension_certainly_within_its_limit_is(value: Any, limit: int) -> None:
-    if v1_devices._certainly_within(value, limit):
-        assert names.byte_length(v1_devices.raw_json(value)) <= limit
-
-
-@pytest.mark.parametrize("text_value", ["<" * 20, "&" * 30, "\u2028" * 10, "a" * 40])
-def test_the_raw_extension_bound_is_tight_enough_to_need_its_factor(text_value: str) -> None:
-    """A string of '<' is 6 times its orjson bytes in Go's JSON: a smaller factor would pass it."""
-    limit = len(orjson.dumps(text_value)) * v1_devices.GO_JSON_BYTES_PER_ORJSON_BYTE
-    assert v1_devices._certainly_within(text_value, limit)
-    assert names.byte_length(v1_devices.raw_json(text_value)) <= limit
-    if text_value[0] == "<":
-        assert names.byte_length(v1_devices.raw_json(text_value)) > limit * 5 // 6
-
-
 _REFERENCES = st.sampled_from(
     ["gpus", "nic", "accel/small", "accel/large", "accel", "gpus/x", "a/b/c", "", "GPUS", "x/"]
 )
@@ -135,27 +99,6 @@ _CLAIM_REQUESTS = {
         {"name": "a", "firstAvailable": [{"name": "b"}]},
     ]
 }
-
-
-@given(st.lists(_REFERENCES, max_size=4) | st.builds(lambda n: ["gpus"] * n, st.integers(30, 34)))
-@settings(max_examples=500, deadline=None)
-def test_request_references_report_as_the_plain_set_check(references: list[str]) -> None:
-    request_names = v1_devices.gather_request_names(_CLAIM_REQUESTS)
-    path = ROOT.child("spec", "devices", "config").index(0).child("requests")
-    expected = validate_set(
-        references,
-        v1_devices.DEVICE_REQUESTS_MAX_SIZE,
-        lambda name, at: v1_devices.validate_request_name_ref(name, at, request_names),
-        lambda name: name,
-        path,
-        size_covered=True,
-        uniqueness_covered=True,
-    )
-    assert v1_devices.validate_request_references(references, path, request_names) == expected
-    for reference in references:
-        plain = v1_devices.validate_request_name_ref(reference, path, request_names)
-        shortcut = request_names.has(reference) and v1_names.VALID_REQUEST_REFERENCES.holds(reference)
-        assert shortcut is (plain == [])
 
 
 def reference_allocation_result(result: dict[str, Any], path: FieldPath, request_names: Any) -> ErrorList:

@@ -13,8 +13,6 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-import orjson
-
 from webhook.cel import validate_device_selector
 from webhook.field import (
     ErrorList,
@@ -35,7 +33,6 @@ from webhook.rules.names import byte_length, is_qualified_name, is_valid_label_v
 from webhook.rules.v1 import RELEASE
 from webhook.rules.v1.names import (
     VALID_DRIVER_NAMES,
-    VALID_REQUEST_REFERENCES,
     validate_driver_name,
     validate_request_name,
 )
@@ -207,13 +204,9 @@ def validate_device_configuration(config: Mapping[str, Any], path: FieldPath, *,
             format_covered=True,
             size_covered=True,
         )
-    if not is_valid_raw_extension(parameters, stored=stored, max_length=OPAQUE_PARAMETERS_MAX_LENGTH):
-        errs += validate_raw_extension(
-            parameters,
-            path.child("opaque", "parameters"),
-            stored=stored,
-            max_length=OPAQUE_PARAMETERS_MAX_LENGTH,
-        )
+    errs += validate_raw_extension(
+        parameters, path.child("opaque", "parameters"), stored=stored, max_length=OPAQUE_PARAMETERS_MAX_LENGTH
+    )
     return errs
 
 
@@ -223,40 +216,16 @@ def validate_raw_extension(value: Any, path: FieldPath, *, stored: bool, max_len
     (compact): the bytes the client sent are not known here."""
     if value is None:
         return [required(path, "")]
-    if not stored and not _certainly_within(value, max_length) and byte_length(raw_json(value)) > max_length:
+    if not stored and byte_length(raw_json(value)) > max_length:
         return [too_long_bytes(path, max_length)]
     if not isinstance(value, dict):
         return [invalid(path, "<value omitted>", "must be a valid JSON object")]
     return []
 
 
-def is_valid_raw_extension(value: Any, *, stored: bool, max_length: int) -> bool:
-    """`validate_raw_extension` finds nothing for certain: a JSON object, certainly within the limit
-    (or stored). False says nothing: the caller runs it."""
-    return type(value) is dict and (stored or _certainly_within(value, max_length))
-
-
 def raw_json(value: Any) -> str:
     """The compact JSON of a decoded `runtime.RawExtension`."""
     return go_json(value)
-
-
-# `go_json` writes no byte that orjson's compact JSON of the same value does not write in at most this
-# many: a character of a string takes at most 6 bytes there ('<', '>' and '&' become \u003c and the
-# like) and at least 1 in orjson (U+2028 and U+2029, 3 bytes, become 6), an escape the same or fewer
-# (\u001f in both), a number or a literal at most twice as many (1e16 against 1e+16, null against
-# Infinity), the punctuation the same.
-GO_JSON_BYTES_PER_ORJSON_BYTE: Final = 6
-
-
-def _certainly_within(value: Any, max_length: int) -> bool:
-    """True when `raw_json(value)` is certainly no longer than `max_length` bytes, told from orjson's
-    encoding, which is far cheaper; False says nothing (orjson refuses integers beyond 64 bits,
-    lone surrogates and keys that are not strings: the caller measures)."""
-    try:
-        return len(orjson.dumps(value)) * GO_JSON_BYTES_PER_ORJSON_BYTE <= max_length
-    except TypeError:  # orjson.JSONEncodeError
-        return False
 
 
 # --- tolerations ---------------------------------------------------------------------------------------
@@ -442,15 +411,8 @@ def validate_request_name_ref(name: str, path: FieldPath, request_names: Request
 
 def validate_request_references(references: Any, path: FieldPath, request_names: RequestNames) -> ErrorList:
     """The `requests` of a constraint or configuration: `validateSet` of at most 32 references
-    (size and uniqueness covered). Distinct references within the limit, each to a request of the
-    claim by names found valid before, are decided without a path made for each."""
+    (size and uniqueness covered)."""
     names = [text(item) for item in sequence(references)]
-    if (
-        len(names) <= DEVICE_REQUESTS_MAX_SIZE
-        and len(set(names)) == len(names)
-        and all(request_names.has(name) and VALID_REQUEST_REFERENCES.holds(name) for name in names)
-    ):
-        return []
     return validate_set(
         names,
         DEVICE_REQUESTS_MAX_SIZE,
