@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import ssl
 from pathlib import Path
 from typing import Any
@@ -256,6 +257,15 @@ def test_a_broken_file_at_start_is_an_error(tmp_path: Path) -> None:
 # --- reloads while serving --------------------------------------------------------------------------
 
 
+def replace_file(path: Path, text: str) -> None:
+    """Give `path` new content in one step, as a ConfigMap volume does (an atomic rename): a write in
+    place is seen empty for a moment by a watcher polling every 20 ms, and an empty file is a valid
+    configuration (every setting from the flags)."""
+    staged = path.with_name(path.name + ".staged")
+    staged.write_text(text)
+    os.replace(staged, path)
+
+
 async def test_a_serving_webhook_follows_its_configuration_file(tmp_path: Path, cert_dir: Path) -> None:
     path = tmp_path / "config.yaml"
     path.write_text("unknownKind: allow\n")
@@ -287,7 +297,7 @@ async def test_a_serving_webhook_follows_its_configuration_file(tmp_path: Path, 
             assert (await answer(unknown))["allowed"] is True
             assert (await answer(template_change))["allowed"] is False
 
-            path.write_text("unknownKind: deny\nenforcement: {kinds: {ResourceClaimTemplate: warn}}\n")
+            replace_file(path, "unknownKind: deny\nenforcement: {kinds: {ResourceClaimTemplate: warn}}\n")
 
             async def unknown_denied() -> bool:
                 return (await answer(unknown))["allowed"] is False
@@ -299,7 +309,7 @@ async def test_a_serving_webhook_follows_its_configuration_file(tmp_path: Path, 
                 "ResourceClaimTemplate 'template' would be denied: spec: Invalid value"
             )
 
-            path.write_text("unknownKind: [\n")  # broken: the policy in service stays
+            replace_file(path, "unknownKind: [\n")  # broken: the policy in service stays
             assert server.app is not None
             metrics = server.app[METRICS_KEY]
 
