@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,13 +39,22 @@ def _bytes(value: str) -> int:
     return len(value.encode("utf-8", "surrogatepass"))
 
 
-def reference_subdomain(value: str) -> list[str]:
+def _reference_bounded_pattern(
+    value: str, max_length: int, pattern: re.Pattern[str], message: str
+) -> list[str]:
+    """At most `max_length` bytes, and the whole of `value` matching `pattern`: each failure's message."""
     errs = []
-    if _bytes(value) > names.DNS1123_SUBDOMAIN_MAX_LENGTH:
-        errs.append(names.max_len_msg(names.DNS1123_SUBDOMAIN_MAX_LENGTH))
-    if not names._DNS1123_SUBDOMAIN_RE.fullmatch(value):
-        errs.append(names.DNS1123_SUBDOMAIN_MSG)
+    if _bytes(value) > max_length:
+        errs.append(names.max_len_msg(max_length))
+    if not pattern.fullmatch(value):
+        errs.append(message)
     return errs
+
+
+def reference_subdomain(value: str) -> list[str]:
+    return _reference_bounded_pattern(
+        value, names.DNS1123_SUBDOMAIN_MAX_LENGTH, names._DNS1123_SUBDOMAIN_RE, names.DNS1123_SUBDOMAIN_MSG
+    )
 
 
 def reference_qualified_name(value: str) -> list[str]:
@@ -74,12 +84,9 @@ def reference_qualified_name(value: str) -> list[str]:
 
 
 def reference_label_value(value: str) -> list[str]:
-    errs = []
-    if _bytes(value) > names.LABEL_VALUE_MAX_LENGTH:
-        errs.append(names.max_len_msg(names.LABEL_VALUE_MAX_LENGTH))
-    if not names._LABEL_VALUE_RE.fullmatch(value):
-        errs.append(names.LABEL_VALUE_MSG)
-    return errs
+    return _reference_bounded_pattern(
+        value, names.LABEL_VALUE_MAX_LENGTH, names._LABEL_VALUE_RE, names.LABEL_VALUE_MSG
+    )
 
 
 # Text near the boundaries: name characters, the separators, upper case, non-ASCII (the Turkish

@@ -142,9 +142,13 @@ def device_status_id(device: Any) -> SharedDeviceID:
 
 
 def validate_device_statuses(
-    devices: Sequence[Any], path: FieldPath, allocated: set[SharedDeviceID]
+    devices: Sequence[Any], path: FieldPath, allocation: Mapping[str, Any] | None
 ) -> ErrorList:
-    """`validateSet(status.Devices, -1, validateDeviceStatus, SharedDeviceID)`: uniqueness covered."""
+    """`validateSet(status.Devices, -1, validateDeviceStatus, SharedDeviceID)`: uniqueness covered.
+    Each status must name a device of `allocation`; no status, nothing to check (or to gather)."""
+    if not devices:
+        return []
+    allocated = allocated_devices(allocation)
     return validate_set(
         devices,
         -1,

@@ -15,6 +15,7 @@ where none does (the usual case, which then costs no copy).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 EXACT_COUNT: Final = "ExactCount"
@@ -32,40 +33,23 @@ def defaulted_claim_spec(spec: Any) -> Any:
     given = devices.get("requests")
     if not isinstance(given, list):
         return spec
-    requests = _defaulted_requests(given)
+    requests = _defaulted_items(given, _defaulted_request)
     if requests is given:
         return spec
     return {**spec, "devices": {**devices, "requests": requests}}
 
 
-# Each list is walked by its own plain loop calling its item's defaulter directly: mypyc compiles
-# that to a C call, where a defaulter passed as a `Callable` is called through Python's vectorcall.
-# A list comes back as it was given until the first item a default applies to; from there a new
-# list is built.
-
-
-def _defaulted_requests(given: list[Any]) -> list[Any]:
+def _defaulted_items(given: list[Any], defaulted: Callable[[Any], Any]) -> list[Any]:
+    """Each item of `given` defaulted: the list given until the first item a default applies to, a
+    new list from there. (Plain loops: mypyc compiles them to C, not generators.)"""
     for index in range(len(given)):
         item = given[index]
-        changed = _defaulted_request(item)
+        changed = defaulted(item)
         if changed is not item:
             items = given[:index]
             items.append(changed)
             for rest in given[index + 1 :]:
-                items.append(_defaulted_request(rest))
-            return items
-    return given
-
-
-def _defaulted_device_requests(given: list[Any]) -> list[Any]:
-    for index in range(len(given)):
-        item = given[index]
-        changed = defaulted_device_request(item)
-        if changed is not item:
-            items = given[:index]
-            items.append(changed)
-            for rest in given[index + 1 :]:
-                items.append(defaulted_device_request(rest))
+                items.append(defaulted(rest))
             return items
     return given
 
@@ -76,7 +60,7 @@ def _defaulted_request(request: Any) -> Any:
     exactly, first_available = request.get("exactly"), request.get("firstAvailable")
     defaulted_exactly = defaulted_device_request(exactly) if isinstance(exactly, dict) else exactly
     if isinstance(first_available, list):
-        defaulted_subrequests = _defaulted_device_requests(first_available)
+        defaulted_subrequests = _defaulted_items(first_available, defaulted_device_request)
         if defaulted_exactly is exactly and defaulted_subrequests is first_available:
             return request
         defaulted = dict(request)
@@ -119,16 +103,7 @@ def defaulted_device_request(request: Any) -> Any:
 
 def defaulted_tolerations(tolerations: list[Any]) -> list[Any]:
     """`operator` defaults to Equal (the list given when no toleration lacks one)."""
-    for index in range(len(tolerations)):
-        item = tolerations[index]
-        changed = _defaulted_toleration(item)
-        if changed is not item:
-            items = tolerations[:index]
-            items.append(changed)
-            for rest in tolerations[index + 1 :]:
-                items.append(_defaulted_toleration(rest))
-            return items
-    return tolerations
+    return _defaulted_items(tolerations, _defaulted_toleration)
 
 
 def _defaulted_toleration(toleration: Any) -> Any:
@@ -148,23 +123,10 @@ def defaulted_claim_status(status: Any) -> Any:
     if not isinstance(devices, dict) or not isinstance(devices.get("results"), list):
         return status
     given: list[Any] = devices["results"]
-    results = _defaulted_results(given)
+    results = _defaulted_items(given, _defaulted_result)
     if results is given:
         return status
     return {**status, "allocation": {**allocation, "devices": {**devices, "results": results}}}
-
-
-def _defaulted_results(given: list[Any]) -> list[Any]:
-    for index in range(len(given)):
-        item = given[index]
-        changed = _defaulted_result(item)
-        if changed is not item:
-            items = given[:index]
-            items.append(changed)
-            for rest in given[index + 1 :]:
-                items.append(_defaulted_result(rest))
-            return items
-    return given
 
 
 def _defaulted_result(result: Any) -> Any:

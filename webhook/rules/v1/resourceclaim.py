@@ -118,12 +118,9 @@ def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
         optional_mapping(status.get("allocation")),
         optional_mapping(old_status.get("allocation")),
     )
-    devices = sequence(status.get("devices"))
-    if devices:
-        # Only the status of devices is checked against the allocated ones (none: nothing to gather).
-        handwritten += validate_device_statuses(
-            devices, _STATUS.child("devices"), allocated_devices(allocation)
-        )
+    handwritten += validate_device_statuses(
+        sequence(status.get("devices")), _STATUS.child("devices"), allocation
+    )
     if reserved_for:
         if allocation is None:
             handwritten.append(forbidden(_STATUS.child("reservedFor"), RESERVED_WITHOUT_ALLOCATION_MSG))
