@@ -41,8 +41,6 @@ _REMEMBERED = {
     "VALID_DRIVER_NAMES": v1_names.validate_driver_name,
     "VALID_POOL_NAMES": v1_names.validate_pool_name,
     "VALID_REQUEST_REFERENCES": v1_names.validate_request_reference_names,
-    "VALID_DEVICE_CLASS_NAMES": v1_names.validate_device_class_name,
-    "VALID_FULLY_QUALIFIED_NAMES": v1_names.validate_fully_qualified_name,
 }
 _NAME_LIKE = st.one_of(
     st.sampled_from(

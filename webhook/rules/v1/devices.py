@@ -274,11 +274,6 @@ def validate_tolerations(tolerations: Any, path: FieldPath) -> ErrorList:
 # --- allocation mode -----------------------------------------------------------------------------------
 
 
-def is_valid_allocation_mode(mode: str, count: int) -> bool:
-    """`validate_allocation_mode` finds nothing: All without a count, or ExactCount of at least one."""
-    return (mode == ALLOCATION_MODE_ALL and count == 0) or (mode == ALLOCATION_MODE_EXACT_COUNT and count > 0)
-
-
 def validate_allocation_mode(mode: str, count: int, mode_path: FieldPath, count_path: FieldPath) -> ErrorList:
     """`validateDeviceAllocationMode`."""
     if mode == ALLOCATION_MODE_ALL:
