@@ -1,6 +1,6 @@
 """The fast paths answer as the slow paths do (see references.py for the shared parts).
 
-V1 claims: names remembered, a raw extension's size, defaulting.
+V1 claims: names remembered, defaulting.
 """
 
 from __future__ import annotations
@@ -12,26 +12,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webhook.field import (
-    ROOT,
-    ErrorList,
-    FieldPath,
-    covered_by_declarative,
-)
-from webhook.rules.v1 import (
-    declarative,
-    declared,
-)
+from webhook.field import ROOT
+from webhook.rules.v1 import declared
 from webhook.rules.v1 import defaults as v1_defaults
-from webhook.rules.v1 import devices as v1_devices
 from webhook.rules.v1 import names as v1_names
-from webhook.rules.v1.devices import (
-    validate_binding_parameters,
-)
 from webhook.rules.v1.remembered import ValidValues
-from webhook.rules.values import mapping, sequence, text
 
-# --- v1 names found valid, remembered; the size of a raw extension told from orjson's encoding -----------
+# --- v1 names found valid, remembered ---------------------------------------------------------------------
 
 
 _REMEMBERED = {
@@ -39,8 +26,6 @@ _REMEMBERED = {
     "VALID_DNS_LABELS": v1_names.validate_dns_label,
     "VALID_DNS_SUBDOMAINS": v1_names.validate_dns_subdomain,
     "VALID_DRIVER_NAMES": v1_names.validate_driver_name,
-    "VALID_POOL_NAMES": v1_names.validate_pool_name,
-    "VALID_REQUEST_REFERENCES": v1_names.validate_request_reference_names,
 }
 _NAME_LIKE = st.one_of(
     st.sampled_from(
@@ -77,104 +62,12 @@ def test_a_remembered_name_is_one_its_check_finds_nothing_in(which: str, value: 
     assert (value in remembered) is (valid and len(value) <= 256)
 
 
-@given(st.sampled_from(["_driver", "_pool"]), _NAME_LIKE)
+@given(_NAME_LIKE)
 @settings(max_examples=500, deadline=None)
-def test_a_remembered_declarative_name_is_one_its_tags_find_nothing_in(which: str, value: str) -> None:
-    remembered = {"_driver": declared.VALID_DRIVERS, "_pool": declared.VALID_POOLS}[which]
-    valid = not getattr(declared, which)(value, ROOT.child("x"))
+def test_a_remembered_declarative_driver_is_one_its_tags_find_nothing_in(value: str) -> None:
+    valid = not declared._driver(value, ROOT.child("x"))
     for _ in range(2):
-        assert remembered.holds(value) is valid
-
-
-_REFERENCES = st.sampled_from(
-    ["gpus", "nic", "accel/small", "accel/large", "accel", "gpus/x", "a/b/c", "", "GPUS", "x/"]
-)
-_CLAIM_REQUESTS = {
-    "requests": [
-        {"name": "gpus", "exactly": {}},
-        {"name": "nic", "exactly": {}},
-        {"name": "accel", "firstAvailable": [{"name": "small"}, {"name": "large"}]},
-        {"name": "a", "firstAvailable": [{"name": "b"}]},
-    ]
-}
-
-
-def reference_allocation_result(result: dict[str, Any], path: FieldPath, request_names: Any) -> ErrorList:
-    """`validateDeviceRequestAllocationResult` as a plain walk: every part checked, present or not."""
-    from webhook.rules.v1 import allocation
-
-    errs = v1_devices.validate_request_name_ref(
-        text(result.get("request")), path.child("request"), request_names
-    )
-    errs += v1_names.validate_driver_name(
-        text(result.get("driver")),
-        path.child("driver"),
-        required_covered=True,
-        format_covered=True,
-        size_covered=True,
-    )
-    errs += covered_by_declarative(v1_names.validate_pool_name(text(result.get("pool")), path.child("pool")))
-    errs += v1_names.validate_device_name(text(result.get("device")), path.child("device"))
-    errs += validate_binding_parameters(
-        result.get("bindingConditions"), result.get("bindingFailureConditions"), path
-    )
-    errs += v1_devices.validate_tolerations(result.get("tolerations"), path.child("tolerations"))
-    share_id = result.get("shareID")
-    if isinstance(share_id, str):
-        errs += covered_by_declarative(v1_names.validate_uid(share_id, path.child("shareID")))
-    errs += allocation.validate_skip_node_operations(
-        result.get("skipNodeOperations"), path.child("skipNodeOperations")
-    )
-    return errs
-
-
-def reference_declared_allocation_result(result: dict[str, Any], path: FieldPath) -> ErrorList:
-    """`Validate_DeviceRequestAllocationResult` as a plain walk."""
-    fields = mapping(result)
-    errs = declared._driver(text(fields.get("driver")), path.child("driver"))
-    errs += declared._pool(text(fields.get("pool")), path.child("pool"))
-    errs += declared._tolerations(fields.get("tolerations"), path.child("tolerations"))
-    for name in ("bindingConditions", "bindingFailureConditions"):
-        errs += declarative.beta(declarative.max_items(len(sequence(fields.get(name))), 4, path.child(name)))
-    share_id = fields.get("shareID")
-    if isinstance(share_id, str):
-        errs += declarative.beta(declarative.uuid(share_id, path.child("shareID")))
-    errs += declared._skip_node_operations(fields.get("skipNodeOperations"), path.child("skipNodeOperations"))
-    return errs
-
-
-_RESULTS: st.SearchStrategy[dict[str, Any]] = st.fixed_dictionaries(
-    {},
-    optional={
-        "request": _REFERENCES,
-        "driver": st.sampled_from(["gpu.example.com", "GPU.example.com", "", "-x", "a" * 64, "x" * 70]),
-        "pool": st.sampled_from(["node-1", "node-1/part", "", "a//b", "x" * 254, "Node"]),
-        "device": st.sampled_from(["gpu-3", "", "GPU", "a" * 64]),
-        "bindingConditions": st.sampled_from([None, [], ["a"], ["a"] * 5, "text"]),
-        "bindingFailureConditions": st.sampled_from([None, [], ["b"], ["a"]]),
-        "tolerations": st.sampled_from(
-            [None, [], [{"key": "k", "operator": "Exists"}], [{"operator": "Bad"}], "x"]
-        ),
-        "shareID": st.sampled_from([None, "0a1b2c3d-0000-4000-8000-000000000000", "X"]),
-        "skipNodeOperations": st.sampled_from(
-            [None, [], ["NodePrepareResources"], ["*"], ["Bad"], ["Bad", "Bad"], "text"]
-        ),
-    },
-)
-
-
-@given(_RESULTS)
-@settings(max_examples=1500, deadline=None)
-def test_an_allocation_result_reports_as_the_plain_walk(result: dict[str, Any]) -> None:
-    from webhook.rules.v1 import allocation
-
-    request_names = v1_devices.gather_request_names(_CLAIM_REQUESTS)
-    path = ROOT.child("status", "allocation", "devices", "results").index(1)
-    for _ in range(2):
-        expected = reference_allocation_result(result, path, request_names)
-        assert allocation.validate_request_allocation_result(result, path, request_names) == expected
-        expected = reference_declared_allocation_result(result, path)
-        assert declared._device_request_allocation_result(result, None, path) == expected
+        assert declared.VALID_DRIVERS.holds(value) is valid
 
 
 # --- v1 defaulting: the value given back when no default applies -------------------------------------------
