@@ -385,8 +385,6 @@ def _device_constraint(constraint: Any, old: Any, path: FieldPath) -> ErrorList:
 def _request_references(references: Any, path: FieldPath) -> ErrorList:
     """The `requests` of a constraint or configuration: at most 32, a set."""
     names = _texts(references)
-    if len(names) <= 1:
-        return []  # within the limit, and one name is a set
     too_many = beta(max_items(len(names), 32, path))
     if too_many:
         return too_many
