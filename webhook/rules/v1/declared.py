@@ -54,7 +54,6 @@ from webhook.rules.v1.gojson import (
     RESOURCE_CLAIM_CONSUMER_REFERENCE,
     go_encoded,
 )
-from webhook.rules.v1.remembered import ValidValues
 from webhook.rules.values import mapping, optional_mapping, sequence, text
 
 ALLOCATION_MODES: Final = ("All", "ExactCount")
@@ -162,15 +161,7 @@ def validate_device_configuration(config: Any, old: Any, path: FieldPath) -> Err
     opaque = optional_mapping(mapping(config).get("opaque"))
     if opaque is None:
         return []
-    driver = text(opaque.get("driver"))
-    return [] if VALID_DRIVERS.holds(driver) else _driver(driver, path.child("opaque", "driver"))
-
-
-def validate_opaque_configuration(opaque: Mapping[str, Any], path: FieldPath) -> ErrorList:
-    """`Validate_OpaqueDeviceConfiguration`: the driver is required, a caseless long name of at most
-    63 characters."""
-    driver = text(opaque.get("driver"))
-    return [] if VALID_DRIVERS.holds(driver) else _driver(driver, path.child("driver"))
+    return _driver(text(opaque.get("driver")), path.child("opaque", "driver"))
 
 
 def _driver(driver: str, path: FieldPath) -> ErrorList:
@@ -183,10 +174,6 @@ def _driver(driver: str, path: FieldPath) -> ErrorList:
 def _pool(pool: str, path: FieldPath) -> ErrorList:
     """A result's pool: required, and a resource pool name."""
     return beta(required_value(bool(pool), path)) or beta(resource_pool_name(pool, path))
-
-
-# Drivers found valid (`webhook.rules.v1.remembered`): asked before a path is made.
-VALID_DRIVERS: Final = ValidValues(_driver)
 
 
 # --- ResourceClaim spec (and a template's spec.spec) --------------------------------------------------------

@@ -236,5 +236,3 @@ def validate_fully_qualified_name(value: str, path: FieldPath) -> ErrorList:
 # Names found valid (`webhook.rules.v1.remembered`): asked before a path is made for the check.
 VALID_QUALIFIED_NAMES: Final = ValidValues(_validate_qualified_name)
 VALID_DNS_LABELS: Final = ValidValues(validate_dns_label)
-VALID_DNS_SUBDOMAINS: Final = ValidValues(validate_dns_subdomain)
-VALID_DRIVER_NAMES: Final = ValidValues(validate_driver_name)
