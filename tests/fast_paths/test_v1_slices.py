@@ -1,6 +1,6 @@
 """The fast paths answer as the slow paths do (see references.py for the shared parts).
 
-V1 ResourceSlice: the usual attribute, a device's checks, attributes and capacities.
+V1 ResourceSlice: the usual attribute, a device's checks, attributes and capacities, names remembered.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ from webhook.rules.v1.devices import (
 from webhook.rules.v1.devices import validate_slice as validate_v1_slice
 from webhook.rules.v1.devicetaints import validate_device_taint
 from webhook.rules.v1.gojson import DEVICE_COUNTER_CONSUMPTION, go_encoded
+from webhook.rules.v1.remembered import ValidValues
 from webhook.rules.values import mapping, optional_mapping, sequence, text
 
 # --- v1 ResourceSlice: the usual attribute (bench/reviews.py's 128-device slice) -------------------------
@@ -541,3 +542,45 @@ def test_attributes_sharing_their_members_are_each_looked_at(attribute_maps: lis
     path = ROOT.child("spec", "devices")
     expected = reference_devices({"devices": devices}, None, path)
     assert resourceslice._validate_devices({"devices": devices}, None, path, usual, plain) == expected
+
+
+# --- v1 names found valid, remembered (device, attribute and capacity names) ------------------------------
+
+
+_REMEMBERED = {
+    "VALID_QUALIFIED_NAMES": v1_names._validate_qualified_name,
+    "VALID_DNS_LABELS": v1_names.validate_dns_label,
+}
+_NAME_LIKE = st.one_of(
+    st.sampled_from(
+        [
+            "",
+            "gpu",
+            "gpu.example.com",
+            "GPU.example.com",
+            "node-1",
+            "node-1/part",
+            "a/b/c",
+            "gpus/large",
+            "-a",
+            "a" * 63,
+            "a" * 64,
+            "a." * 127,
+            "x" * 254,
+            "resource.kubernetes.io/pcieRoot",
+            "example.com/",
+            "é",
+        ]
+    ),
+    st.text(alphabet="aZ09-./_é", max_size=12),
+)
+
+
+@given(st.sampled_from(sorted(_REMEMBERED)), _NAME_LIKE)
+@settings(max_examples=1500, deadline=None)
+def test_a_remembered_name_is_one_its_check_finds_nothing_in(which: str, value: str) -> None:
+    remembered: ValidValues = getattr(v1_names, which)
+    valid = not _REMEMBERED[which](value, ROOT.child("x"))
+    for _ in range(2):
+        assert remembered.holds(value) is valid
+    assert (value in remembered) is (valid and len(value) <= 256)

@@ -41,10 +41,6 @@ from webhook.rules.v1.devices import (
     validate_tolerations,
 )
 from webhook.rules.v1.names import (
-    VALID_DNS_LABELS,
-    VALID_DRIVER_NAMES,
-    VALID_POOL_NAMES,
-    VALID_REQUEST_REFERENCES,
     validate_device_name,
     validate_driver_name,
     validate_pool_name,
@@ -322,35 +318,25 @@ def validate_allocation_result(
 def validate_request_allocation_result(
     result: Mapping[str, Any], path: FieldPath, request_names: RequestNames
 ) -> ErrorList:
-    """`validateDeviceRequestAllocationResult`. A name found valid before, and an optional part that is
-    absent (nothing to check there), get no path made for them."""
-    request = text(result.get("request"))
-    errs: ErrorList = []
-    if not (request_names.has(request) and VALID_REQUEST_REFERENCES.holds(request)):
-        errs += validate_request_name_ref(request, path.child("request"), request_names)
-    driver = text(result.get("driver"))
-    if not VALID_DRIVER_NAMES.holds(driver):
-        errs += validate_driver_name(
-            driver, path.child("driver"), required_covered=True, format_covered=True, size_covered=True
-        )
-    pool = text(result.get("pool"))
-    if not VALID_POOL_NAMES.holds(pool):
-        errs += covered_by_declarative(validate_pool_name(pool, path.child("pool")))
-    device = text(result.get("device"))
-    if not VALID_DNS_LABELS.holds(device):
-        errs += validate_device_name(device, path.child("device"))
-    conditions, failure_conditions = result.get("bindingConditions"), result.get("bindingFailureConditions")
-    if conditions is not None or failure_conditions is not None:
-        errs += validate_binding_parameters(conditions, failure_conditions, path)
-    tolerations = sequence(result.get("tolerations"))
-    if tolerations:
-        errs += validate_tolerations(tolerations, path.child("tolerations"))
+    """`validateDeviceRequestAllocationResult`."""
+    errs = validate_request_name_ref(text(result.get("request")), path.child("request"), request_names)
+    errs += validate_driver_name(
+        text(result.get("driver")),
+        path.child("driver"),
+        required_covered=True,
+        format_covered=True,
+        size_covered=True,
+    )
+    errs += covered_by_declarative(validate_pool_name(text(result.get("pool")), path.child("pool")))
+    errs += validate_device_name(text(result.get("device")), path.child("device"))
+    errs += validate_binding_parameters(
+        result.get("bindingConditions"), result.get("bindingFailureConditions"), path
+    )
+    errs += validate_tolerations(result.get("tolerations"), path.child("tolerations"))
     share_id = result.get("shareID")
     if isinstance(share_id, str):
         errs += covered_by_declarative(validate_uid(share_id, path.child("shareID")))
-    operations = result.get("skipNodeOperations")
-    if operations is not None:
-        errs += validate_skip_node_operations(operations, path.child("skipNodeOperations"))
+    errs += validate_skip_node_operations(result.get("skipNodeOperations"), path.child("skipNodeOperations"))
     return errs
 
 

@@ -22,7 +22,6 @@ from webhook.rules.v1.devices import (
     FIRST_AVAILABLE_DEVICE_REQUEST_MAX_SIZE,
     RequestNames,
     gather_request_names,
-    is_valid_allocation_mode,
     validate_allocation_mode,
     validate_device_configuration,
     validate_request_references,
@@ -32,9 +31,6 @@ from webhook.rules.v1.devices import (
     validate_tolerations,
 )
 from webhook.rules.v1.names import (
-    VALID_DEVICE_CLASS_NAMES,
-    VALID_DNS_LABELS,
-    VALID_FULLY_QUALIFIED_NAMES,
     validate_device_class_name,
     validate_fully_qualified_name,
     validate_request_name,
@@ -87,8 +83,7 @@ def _name(item: Any) -> str:
 def validate_device_request(request: Any, path: FieldPath) -> ErrorList:
     """`validateDeviceRequest`: the name, then exactly one of `exactly` and `firstAvailable`."""
     fields = mapping(request)
-    name = text(fields.get("name"))
-    errs = [] if VALID_DNS_LABELS.holds(name) else validate_request_name(name, path.child("name"))
+    errs = validate_request_name(text(fields.get("name")), path.child("name"))
     subrequests = sequence(fields.get("firstAvailable"))
     exactly = optional_mapping(fields.get("exactly"))
     if not subrequests and exactly is None:
@@ -114,35 +109,32 @@ def validate_device_request(request: Any, path: FieldPath) -> ErrorList:
 def validate_device_sub_request(subrequest: Any, path: FieldPath) -> ErrorList:
     """`validateDeviceSubRequest`: its class name is covered by declarative validation."""
     fields = mapping(subrequest)
-    name, class_name = text(fields.get("name")), text(fields.get("deviceClassName"))
-    errs = [] if VALID_DNS_LABELS.holds(name) else validate_request_name(name, path.child("name"))
-    if not VALID_DEVICE_CLASS_NAMES.holds(class_name):
-        class_path = path.child("deviceClassName")
-        errs += covered_by_declarative(validate_device_class_name(class_name, class_path))
+    errs = validate_request_name(text(fields.get("name")), path.child("name"))
+    class_path = path.child("deviceClassName")
+    errs += covered_by_declarative(
+        validate_device_class_name(text(fields.get("deviceClassName")), class_path)
+    )
     errs += _selection(fields, path)
     return errs
 
 
 def validate_exact_device_request(request: Mapping[str, Any], path: FieldPath) -> ErrorList:
     """`validateExactDeviceRequest`."""
-    class_name = text(request.get("deviceClassName"))
-    errs: ErrorList = []
-    if not VALID_DEVICE_CLASS_NAMES.holds(class_name):
-        errs += validate_device_class_name(class_name, path.child("deviceClassName"))
+    errs = validate_device_class_name(text(request.get("deviceClassName")), path.child("deviceClassName"))
     errs += _selection(request, path)
     return errs
 
 
 def _selection(request: Mapping[str, Any], path: FieldPath) -> ErrorList:
     """Selectors, allocation mode and count, tolerations: the same for requests and subrequests."""
-    selectors = request.get("selectors")
-    errs = validate_selectors(selectors, path.child("selectors")) if selectors is not None else []
-    mode, count = text(request.get("allocationMode")), integer(request.get("count"))
-    if not is_valid_allocation_mode(mode, count):
-        errs += validate_allocation_mode(mode, count, path.child("allocationMode"), path.child("count"))
-    tolerations = sequence(request.get("tolerations"))
-    if tolerations:
-        errs += validate_tolerations(tolerations, path.child("tolerations"))
+    errs = validate_selectors(request.get("selectors"), path.child("selectors"))
+    errs += validate_allocation_mode(
+        text(request.get("allocationMode")),
+        integer(request.get("count")),
+        path.child("allocationMode"),
+        path.child("count"),
+    )
+    errs += validate_tolerations(request.get("tolerations"), path.child("tolerations"))
     return errs
 
 
@@ -157,11 +149,8 @@ def validate_device_constraint(
         constraint.get("distinctAttribute"),
     )
     if match_attribute is not None:
-        if not VALID_FULLY_QUALIFIED_NAMES.holds(text(match_attribute)):
-            attribute_path = path.child("matchAttribute")
-            errs += covered_by_declarative(
-                validate_fully_qualified_name(text(match_attribute), attribute_path)
-            )
+        attribute_path = path.child("matchAttribute")
+        errs += covered_by_declarative(validate_fully_qualified_name(text(match_attribute), attribute_path))
     elif distinct_attribute is not None:
         errs += validate_fully_qualified_name(text(distinct_attribute), path.child("distinctAttribute"))
     else:

@@ -32,7 +32,6 @@ from webhook.field import (
 from webhook.rules.names import byte_length, is_qualified_name, is_valid_label_value
 from webhook.rules.v1 import RELEASE
 from webhook.rules.v1.names import (
-    VALID_DRIVER_NAMES,
     validate_driver_name,
     validate_request_name,
 )
@@ -195,15 +194,13 @@ def validate_device_configuration(config: Mapping[str, Any], path: FieldPath, *,
     if opaque is None:
         return [required(path.child("opaque"), "")]
     driver, parameters = text(opaque.get("driver")), opaque.get("parameters")
-    errs: ErrorList = []
-    if not VALID_DRIVER_NAMES.holds(driver):
-        errs += validate_driver_name(
-            driver,
-            path.child("opaque", "driver"),
-            required_covered=True,
-            format_covered=True,
-            size_covered=True,
-        )
+    errs = validate_driver_name(
+        driver,
+        path.child("opaque", "driver"),
+        required_covered=True,
+        format_covered=True,
+        size_covered=True,
+    )
     errs += validate_raw_extension(
         parameters, path.child("opaque", "parameters"), stored=stored, max_length=OPAQUE_PARAMETERS_MAX_LENGTH
     )
@@ -272,11 +269,6 @@ def validate_tolerations(tolerations: Any, path: FieldPath) -> ErrorList:
 
 
 # --- allocation mode -----------------------------------------------------------------------------------
-
-
-def is_valid_allocation_mode(mode: str, count: int) -> bool:
-    """`validate_allocation_mode` finds nothing: All without a count, or ExactCount of at least one."""
-    return (mode == ALLOCATION_MODE_ALL and count == 0) or (mode == ALLOCATION_MODE_EXACT_COUNT and count > 0)
 
 
 def validate_allocation_mode(mode: str, count: int, mode_path: FieldPath, count_path: FieldPath) -> ErrorList:

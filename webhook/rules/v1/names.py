@@ -142,17 +142,6 @@ def validate_request_name(value: str, path: FieldPath) -> ErrorList:
     return validate_dns_label(value, path)
 
 
-def validate_request_reference_names(reference: str, path: FieldPath) -> ErrorList:
-    """The names in a reference to a request ("request" or "request/subrequest") as
-    `validateRequestNameRef` checks them -- at most one '/', each segment a request name -- without
-    asking whether the claim has that request. Only whether it finds anything is used (the caller words
-    the errors with `devices.validate_request_name_ref`)."""
-    segments = reference.split("/")
-    if len(segments) > 2:
-        return [invalid(path, reference, "more than one '/'")]
-    return [error for segment in segments for error in validate_request_name(segment, path)]
-
-
 def validate_device_class_name(value: str, path: FieldPath) -> ErrorList:
     """`validateDeviceClass`: Required when empty, else a DNS subdomain."""
     if not value:
@@ -247,9 +236,3 @@ def validate_fully_qualified_name(value: str, path: FieldPath) -> ErrorList:
 # Names found valid (`webhook.rules.v1.remembered`): asked before a path is made for the check.
 VALID_QUALIFIED_NAMES: Final = ValidValues(_validate_qualified_name)
 VALID_DNS_LABELS: Final = ValidValues(validate_dns_label)
-VALID_DNS_SUBDOMAINS: Final = ValidValues(validate_dns_subdomain)
-VALID_DRIVER_NAMES: Final = ValidValues(validate_driver_name)
-VALID_POOL_NAMES: Final = ValidValues(validate_pool_name)
-VALID_REQUEST_REFERENCES: Final = ValidValues(validate_request_reference_names)
-VALID_DEVICE_CLASS_NAMES: Final = ValidValues(validate_device_class_name)
-VALID_FULLY_QUALIFIED_NAMES: Final = ValidValues(validate_fully_qualified_name)

@@ -1,6 +1,6 @@
 """Values a check found nothing wrong with, remembered, so that the next object that carries them is not
-checked again: a driver, pool, device class or request name, a version, repeats on every device
-of a slice and every result of an allocation.
+checked again: a device, attribute or capacity name, a version, repeats on every device of a
+slice.
 
 A check of a name is a pure function of the name, and whether it finds anything does not depend on
 the path its errors would be reported at: a value valid once is valid always, and an invalid one is

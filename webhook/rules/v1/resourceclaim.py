@@ -58,16 +58,11 @@ RESERVED_WHILE_DELETED_MSG: Final = (
 
 def defaulted_claim(claim: Obj) -> Obj:
     """The claim as the v1 defaulters leave it (the claim itself when no default applies)."""
-    spec, status = claim.get("spec"), claim.get("status")
-    defaulted_spec = defaulted_claim_spec(spec) if "spec" in claim else spec
-    defaulted_status = defaulted_claim_status(status) if "status" in claim else status
-    if defaulted_spec is spec and defaulted_status is status:
-        return claim
     defaulted = dict(claim)
     if "spec" in claim:
-        defaulted["spec"] = defaulted_spec
+        defaulted["spec"] = defaulted_claim_spec(claim["spec"])
     if "status" in claim:
-        defaulted["status"] = defaulted_status
+        defaulted["status"] = defaulted_claim_status(claim["status"])
     return defaulted
 
 
