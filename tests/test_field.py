@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from webhook.field import (
     FieldError,
     FieldPath,
     aggregate_message,
+    compact_json,
     duplicate,
     forbidden,
     go_float,
@@ -232,3 +234,23 @@ def test_paths_print_compare_and_hash_as_eagerly_built_text(start: str, steps: l
 )
 def test_go_json_writes_as_encoding_json(value: Any, encoded: str) -> None:
     assert go_json(value) == encoded
+
+
+json_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(),  # NaN and the infinities too: the encoder's allow_nan, as json.dumps has it
+    st.text(),
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+    max_leaves=24,
+)
+
+
+@given(json_values)
+@settings(max_examples=400, deadline=None)
+def test_compact_json_is_json_dumps_compact_character_for_character(value: Any) -> None:
+    assert compact_json(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 import json
 import math
+from _json import encode_basestring, make_encoder
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -361,6 +362,21 @@ def go_value(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=False, default=str)
 
 
+# `json.dumps(value, separators=(",", ":"), ensure_ascii=False)` builds a `JSONEncoder` in Python and
+# then this C encoder, on every call: most of its cost for a small value. The encoder is made once here
+# with the arguments `JSONEncoder.iterencode` gives it; no markers, as a decoded JSON document (and any
+# value built of one) cannot contain itself.
+_COMPACT_JSON: Final = make_encoder(
+    None, json.JSONEncoder().default, encode_basestring, None, ":", ",", False, False, True
+)
+
+
+def compact_json(value: Any) -> str:
+    """`json.dumps(value, separators=(",", ":"), ensure_ascii=False)`, character for character, for a
+    value without cycles."""
+    return "".join(_COMPACT_JSON(value, 0))
+
+
 def go_json(value: Any) -> str:
     """`json.Marshal` of a value built of dicts (in Go field order), lists, strings, ints and bools:
     compact, with Go's HTML-safe escapes of '<', '>' and '&'. apimachinery 0.34+ prints the bad value
@@ -368,7 +384,7 @@ def go_json(value: Any) -> str:
     values of named string types (an enum such as a taint effect, a `FullyQualifiedName`): Go's
     encoder also escapes U+2028 and U+2029, and a lone surrogate (which Go's decoder had turned into
     U+FFFD) is written as U+FFFD."""
-    encoded = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    encoded = compact_json(value)
     encoded = encoded.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     if not encoded.isascii():
         encoded = encoded.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")

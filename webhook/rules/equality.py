@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from webhook.field import compact_json
 from webhook.gotime import ZERO_TIME, parse_rfc3339
 from webhook.quantity import quantity_of
 from webhook.rules.values import flag, integer, mapping, optional_mapping, sequence, string_map, text
@@ -351,7 +352,7 @@ def _raw_bytes(value: Any) -> str:
     """The raw bytes of a RawExtension: none for absent/null, else the compact JSON in key order."""
     if value is None:
         return ""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return compact_json(value)
 
 
 def _instant(value: Any) -> object:

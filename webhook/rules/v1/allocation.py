@@ -291,7 +291,7 @@ def _is_condition_reason(reason: str) -> bool:
 
 
 def validate_allocation_result(
-    allocation: Mapping[str, Any], path: FieldPath, request_names: RequestNames
+    allocation: dict[str, Any], path: FieldPath, request_names: RequestNames
 ) -> ErrorList:
     """`validateAllocationResult` (new results only: "validation for new results is tighter")."""
     devices, devices_path = mapping(allocation.get("devices")), path.child("devices")
@@ -316,7 +316,7 @@ def validate_allocation_result(
 
 
 def validate_request_allocation_result(
-    result: Mapping[str, Any], path: FieldPath, request_names: RequestNames
+    result: dict[str, Any], path: FieldPath, request_names: RequestNames
 ) -> ErrorList:
     """`validateDeviceRequestAllocationResult`."""
     errs = validate_request_name_ref(text(result.get("request")), path.child("request"), request_names)
@@ -357,7 +357,7 @@ def validate_skip_node_operations(operations: Any, path: FieldPath) -> ErrorList
 
 
 def validate_allocation_configuration(
-    config: Mapping[str, Any], path: FieldPath, request_names: RequestNames
+    config: dict[str, Any], path: FieldPath, request_names: RequestNames
 ) -> ErrorList:
     """`validateDeviceAllocationConfiguration`: the source (covered), the requests, the opaque
     configuration (never "stored": a new allocation)."""

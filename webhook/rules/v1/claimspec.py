@@ -159,7 +159,7 @@ def validate_device_constraint(
 
 
 def validate_claim_configuration(
-    config: Mapping[str, Any], path: FieldPath, request_names: RequestNames, *, stored: bool
+    config: dict[str, Any], path: FieldPath, request_names: RequestNames, *, stored: bool
 ) -> ErrorList:
     """`validateDeviceClaimConfiguration`."""
     errs = validate_request_references(config.get("requests"), path.child("requests"), request_names)

@@ -395,7 +395,7 @@ def validate_resource_claim_status_update(new: Mapping[str, Any], old: Mapping[s
     return _claim_status(mapping(status), mapping(old_status), _STATUS)
 
 
-def _claim_status(status: Mapping[str, Any], old: Mapping[str, Any], path: FieldPath) -> ErrorList:
+def _claim_status(status: dict[str, Any], old: dict[str, Any], path: FieldPath) -> ErrorList:
     errs: ErrorList = []
     allocation, old_allocation = status.get("allocation"), old.get("allocation")
     if not _unchanged(allocation, old_allocation, True, _ALLOCATION):
@@ -455,7 +455,7 @@ def device_status_key(status: Any) -> tuple[str, str, str, str | None]:
     )
 
 
-def _allocation_result(allocation: Mapping[str, Any], path: FieldPath) -> ErrorList:
+def _allocation_result(allocation: dict[str, Any], path: FieldPath) -> ErrorList:
     """`Validate_AllocationResult` of a newly set allocation -> `Validate_DeviceAllocationResult`
     (the node selector and the timestamp have no tags)."""
     devices, devices_path = mapping(allocation.get("devices")), path.child("devices")

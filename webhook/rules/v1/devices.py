@@ -188,7 +188,7 @@ def validate_selector(selector: Any, path: FieldPath, *, stored: bool = False) -
 # --- configuration -----------------------------------------------------------------------------------
 
 
-def validate_device_configuration(config: Mapping[str, Any], path: FieldPath, *, stored: bool) -> ErrorList:
+def validate_device_configuration(config: dict[str, Any], path: FieldPath, *, stored: bool) -> ErrorList:
     """`validateDeviceConfiguration`: `opaque` is required (the only kind of configuration)."""
     opaque = optional_mapping(config.get("opaque"))
     if opaque is None:
@@ -372,7 +372,7 @@ class RequestNames:
         return subrequests is not None and segments[1] in subrequests
 
 
-def gather_request_names(devices: Mapping[str, Any]) -> RequestNames:
+def gather_request_names(devices: dict[str, Any]) -> RequestNames:
     """`gatherRequestNames`: the last request of a name wins, as in the Go map."""
     names: dict[str, frozenset[str] | None] = {}
     for request in sequence(devices.get("requests")):
