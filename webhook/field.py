@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import enum
 import json
+import json.encoder
 import math
-from _json import encode_basestring, make_encoder
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
@@ -363,17 +363,25 @@ def go_value(value: Any) -> str:
 
 
 # `json.dumps(value, separators=(",", ":"), ensure_ascii=False)` builds a `JSONEncoder` in Python and
-# then this C encoder, on every call: most of its cost for a small value. The encoder is made once here
-# with the arguments `JSONEncoder.iterencode` gives it; no markers, as a decoded JSON document (and any
-# value built of one) cannot contain itself.
-_COMPACT_JSON: Final = make_encoder(
-    None, json.JSONEncoder().default, encode_basestring, None, ":", ",", False, False, True
+# then json's C encoder, on every call: most of its cost for a small value. The C encoder is made once
+# here (`json.encoder.c_make_encoder`, None on an interpreter without json's C accelerator) with the
+# arguments `JSONEncoder.iterencode` gives it; no markers, as a decoded JSON document (and any value
+# built of one) cannot contain itself.
+_C_MAKE_ENCODER: Final[Any] = getattr(json.encoder, "c_make_encoder", None)  # not in typeshed
+_COMPACT_JSON: Final[Any] = (
+    None
+    if _C_MAKE_ENCODER is None
+    else _C_MAKE_ENCODER(
+        None, json.JSONEncoder().default, json.encoder.encode_basestring, None, ":", ",", False, False, True
+    )
 )
 
 
 def compact_json(value: Any) -> str:
     """`json.dumps(value, separators=(",", ":"), ensure_ascii=False)`, character for character, for a
     value without cycles."""
+    if _COMPACT_JSON is None:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
     return "".join(_COMPACT_JSON(value, 0))
 
 
