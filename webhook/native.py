@@ -36,7 +36,8 @@ PACKAGE_DIR: Final = Path(__file__).resolve().parent
 PROJECT_DIR: Final = PACKAGE_DIR.parent
 
 # The modules mypyc compiles, as globs relative to the project directory: every rule package
-# (v1alpha2/, and each other API version's beside it) without naming them. A package's __init__ is
+# (v1alpha2/, and each other API version's beside it, and their packages: v1/declared/) without
+# naming them. A package's __init__ is
 # never compiled (a compiled __init__ has no __path__ while its body runs, so its imports fail).
 COMPILED_SOURCES: Final = (
     "webhook/field.py",
@@ -48,6 +49,7 @@ COMPILED_SOURCES: Final = (
     "webhook/release.py",
     "webhook/rules/*.py",
     "webhook/rules/*/*.py",
+    "webhook/rules/*/*/*.py",
 )
 # The shared library that holds the compiled code of all of them (mypycify's group_name).
 GROUP_NAME: Final = "webhook._native"

@@ -32,12 +32,13 @@ from webhook.rules.equality import (
 from webhook.rules.kinds import GroupVersionKind
 from webhook.rules.v1 import (
     declarative,
-    declared,
     resourceslice,
     slicedevices,
 )
 from webhook.rules.v1 import names as v1_names
 from webhook.rules.v1 import shapes as v1_shapes
+from webhook.rules.v1.declared import common as declared_common
+from webhook.rules.v1.declared import slices as declared_slices
 from webhook.rules.v1.devices import (
     too_many,
     truncate_if_too_long,
@@ -171,11 +172,11 @@ def reference_declared_device(device: Any, path: FieldPath) -> ErrorList:
         members = mapping(attribute)
         specified = [
             member
-            for member in declared.ATTRIBUTE_MEMBERS
+            for member in declared_slices.ATTRIBUTE_MEMBERS
             if (sequence(members.get(member)) if member.endswith("s") else members.get(member) is not None)
         ]
         errs += declarative.beta(
-            declarative.union(specified, declared.ATTRIBUTE_MEMBERS, attributes_path.key(key))
+            declarative.union(specified, declared_slices.ATTRIBUTE_MEMBERS, attributes_path.key(key))
         )
     consumptions = sequence(fields.get("consumesCounters"))
     if consumptions:
@@ -184,15 +185,17 @@ def reference_declared_device(device: Any, path: FieldPath) -> ErrorList:
         errs += over or declarative.beta(
             declarative.unique(
                 consumptions,
-                lambda a, b: declared._counter_set_of(a) == declared._counter_set_of(b),
+                lambda a, b: declared_slices._counter_set_of(a) == declared_slices._counter_set_of(b),
                 consumptions_path,
                 lambda item: go_encoded(item, DEVICE_COUNTER_CONSUMPTION),
             )
         )
         if not over:
-            errs += declared._each(consumptions, None, consumptions_path, declared._counter_consumption)
-    errs += declared._each(
-        list(sequence(fields.get("taints"))), None, path.child("taints"), declared.device_taint
+            errs += declared_common.each(
+                consumptions, None, consumptions_path, declared_slices._counter_consumption
+            )
+    errs += declared_common.each(
+        list(sequence(fields.get("taints"))), None, path.child("taints"), declared_common.device_taint
     )
     for name in ("bindingConditions", "bindingFailureConditions"):
         errs += declarative.beta(declarative.max_items(len(sequence(fields.get(name))), 4, path.child(name)))
@@ -304,8 +307,8 @@ def test_a_v1_device_reports_as_the_plain_walk_does(
     assert found == expected
     expected = reference_declared_device(device, path)
     for found in (
-        declared._device(device, None, path),
-        declared._device(device, None, path, usual_attributes=usual),
+        declared_slices._device(device, None, path),
+        declared_slices._device(device, None, path, usual_attributes=usual),
     ):
         assert [str(e) for e in found] == [str(e) for e in expected]
         assert found == expected
@@ -434,8 +437,10 @@ def test_a_slices_devices_report_as_the_plain_walks_do(
         e for i, device in enumerate(devices) for e in reference_declared_device(device, path.index(i))
     ]
     for found in (
-        declared.validate_resource_slice({"spec": spec}, None),
-        declared.validate_resource_slice({"spec": spec}, None, usual_attributes=usual, plain_devices=plain),
+        declared_slices.validate_resource_slice({"spec": spec}, None),
+        declared_slices.validate_resource_slice(
+            {"spec": spec}, None, usual_attributes=usual, plain_devices=plain
+        ),
     ):
         assert [str(e) for e in found] == [str(e) for e in expected]
         assert found == expected
