@@ -33,7 +33,7 @@ from webhook.celgo import ast
 from webhook.celgo import types as t
 from webhook.celgo.compiler import Compilation
 from webhook.celgo.decls import Environment
-from webhook.celgo.parser import ACCUMULATOR_NAME, HIDDEN_ACCUMULATOR_NAME
+from webhook.celgo.macros import ACCUMULATOR_NAME, HIDDEN_ACCUMULATOR_NAME
 from webhook.celgo.types import CelType, Kind
 
 MAX_U64 = 2**64 - 1

@@ -9,10 +9,8 @@ carry ANTLR's wording; this module ports what cel-go does around them:
   error recoveries of at most 256 tokens each, at most 100 syntax errors;
 * ids and source positions of every node (a call is located at its operator or its ``(``);
 * the balanced trees cel-go builds for chains of ``&&`` and ``||``;
-* literal parsing and string unescaping with cel-go's error messages;
-* the macros of the standard library (``has``, ``all``, ``exists``, ``exists_one``, ``map``,
-  ``filter``) and of the optional library (``optMap``, ``optFlatMap``), expanded into
-  comprehensions as cel-go expands them.
+* literal parsing with cel-go's error messages (string unescaping: `unescape`);
+* the macros, expanded as cel-go expands them (`macros`).
 """
 
 from __future__ import annotations
@@ -36,7 +34,17 @@ from webhook.celgo.gen.CELLexer import CELLexer
 from webhook.celgo.gen.CELParser import CELParser as _GeneratedParser
 from webhook.celgo.gen27.CELLexer import CELLexer as CELLexer27
 from webhook.celgo.gen27.CELParser import CELParser as _GeneratedParser27
+from webhook.celgo.macros import (
+    ACCUMULATOR_NAME,
+    HIDDEN_ACCUMULATOR_NAME,
+    MACROS,
+    MODERN_MACROS,
+    STANDARD_MACROS,
+    MacroError,
+    MacroFactory,
+)
 from webhook.celgo.source import NO_LOCATION, Errors, Location, Source
+from webhook.celgo.unescape import unescape
 
 # The generated modules are untyped: their parse-tree classes are handled as Any here.
 CELParser: Any = _GeneratedParser
@@ -49,10 +57,6 @@ ERROR_RECOVERY_LIMIT = 30
 ERROR_RECOVERY_LOOKAHEAD_TOKEN_LIMIT = 256
 ERROR_REPORTING_LIMIT = 100
 
-ACCUMULATOR_NAME = "__result__"
-# cel-go v0.27 names the accumulator so that no expression can refer to it.
-HIDDEN_ACCUMULATOR_NAME = "@result"
-UNUSED_ITER_VAR = "#unused"
 
 RESERVED_IDS = frozenset(
     {
@@ -328,15 +332,6 @@ class _RecursionListener(ParseTreeListener):  # type: ignore[misc]
             self.depths[index] -= 1
 
 
-class MacroError(Exception):
-    """A macro matched but its arguments are malformed (`common.Error` from an expander)."""
-
-    def __init__(self, message: str, location: Location | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.location = location
-
-
 class _Builder(ErrorListener):  # type: ignore[misc]
     """The parse-tree visitor and error listener (cel-go's `parser` struct)."""
 
@@ -415,10 +410,10 @@ class _Builder(ErrorListener):  # type: ignore[misc]
     def _expand_macro(
         self, expr_id: int, function: str, target: ast.Expr | None, args: Sequence[ast.Expr]
     ) -> ast.Expr | None:
-        expander = _MACROS.get((function, len(args), target is not None))
+        expander = MACROS.get((function, len(args), target is not None))
         if expander is None or expander[0] not in self._macro_libraries():
             return None
-        factory = _MacroFactory(self, self.location(expr_id))
+        factory = MacroFactory(self, self.location(expr_id))
         try:
             return expander[1](factory, target, list(args))
         except MacroError as err:
@@ -426,7 +421,7 @@ class _Builder(ErrorListener):  # type: ignore[misc]
             return self.report_error(location, err.message)
 
     def _macro_libraries(self) -> frozenset[str]:
-        return self.syntax.macros | (_MODERN_MACROS if self.syntax.modern else _STANDARD_MACROS)
+        return self.syntax.macros | (MODERN_MACROS if self.syntax.modern else STANDARD_MACROS)
 
     # --- visitor -----------------------------------------------------------------------------
 
@@ -726,347 +721,3 @@ def _balanced(function: str, terms: list[ast.Expr], ops: list[int], lo: int, hi:
     left = terms[mid] if mid == lo else _balanced(function, terms, ops, lo, mid - 1)
     right = terms[mid + 1] if mid == hi else _balanced(function, terms, ops, mid + 1, hi)
     return ast.Call(ops[mid], function, [left, right])
-
-
-# --- string literals ---------------------------------------------------------------------------
-
-_ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
-_ESCAPES.update({c: c for c in "\\'\"`?"})
-
-
-def unescape(value: str, *, is_bytes: bool) -> str | bytes:
-    """cel-go's `unescape` (parser/unescape.go); raises ValueError with cel-go's message."""
-    value = value.replace("\r\n", "\n").replace("\r", "\n")
-    if len(value) < 2:
-        raise ValueError("unable to unescape string")
-    raw = value[0] in "rR"
-    if raw:
-        value = value[1:]
-    n = len(value)
-    if value[0] != value[n - 1] or value[0] not in "\"'":
-        raise ValueError("unable to unescape string")
-    if n >= 6 and (value.startswith("'''") or value.startswith('"""')):
-        if not value.endswith(value[:3]):
-            raise ValueError("unable to unescape string")
-        value = '"' + value[3 : n - 3] + '"'
-        n = len(value)
-    value = value[1 : n - 1]
-    if raw or "\\" not in value:
-        return value.encode() if is_bytes else value
-    out = bytearray()
-    i = 0
-    while i < len(value):
-        char = value[i]
-        if char != "\\":
-            out += char.encode()
-            i += 1
-            continue
-        if i + 1 >= len(value):
-            raise ValueError("unable to unescape string")
-        code = value[i + 1]
-        i += 2
-        if code in _ESCAPES:
-            out += _ESCAPES[code].encode()
-        elif code in "xX":
-            digits = value[i : i + 2]
-            i += 2
-            number = int(digits, 16)
-            out += bytes([number]) if is_bytes else chr(number).encode()
-        elif code in "uU":
-            if is_bytes:
-                raise ValueError("unable to unescape string")
-            width = 4 if code == "u" else 8
-            number = int(value[i : i + width], 16)
-            i += width
-            if number > 0x10FFFF:
-                raise ValueError("unable to unescape string")
-            # Go's utf8.EncodeRune writes U+FFFD for a surrogate half.
-            out += ("\ufffd" if 0xD800 <= number <= 0xDFFF else chr(number)).encode()
-        elif code in "0123":
-            number = int(value[i - 1 : i + 2], 8)
-            i += 2
-            out += bytes([number]) if is_bytes else chr(number).encode()
-        else:
-            raise ValueError("unable to unescape string")
-    return bytes(out) if is_bytes else out.decode("utf-8", errors="replace")
-
-
-# --- macros ------------------------------------------------------------------------------------
-
-
-class _MacroFactory:
-    """cel-go's macro `ExprHelper`: every node it makes is located at the macro call."""
-
-    def __init__(self, builder: _Builder, location: Location) -> None:
-        self.builder = builder
-        self.syntax = builder.syntax
-        self.accumulator = builder.syntax.accumulator
-        self.at = location
-
-    def next_id(self) -> int:
-        return self.builder.new_id(self.at)
-
-    def location_of(self, expr: ast.Expr) -> Location:
-        return self.builder.location(expr.id)
-
-    def argument_error(self, message: str, argument: ast.Expr) -> MacroError:
-        """cel-go's `NewError(args[0].ID(), ...)`: v0.27 places it at the argument, v0.17 (for map
-        and filter) at the call."""
-        return MacroError(message, self.location_of(argument) if self.syntax.modern else None)
-
-    def check_not_accumulator(self, name: str, argument: ast.Expr) -> None:
-        if self.syntax.modern and name in (self.accumulator, ACCUMULATOR_NAME):
-            raise MacroError("iteration variable overwrites accumulator variable", self.location_of(argument))
-
-    def ident(self, name: str) -> ast.Ident:
-        return ast.Ident(self.next_id(), name)
-
-    def accu(self) -> ast.Ident:
-        return self.ident(self.accumulator)
-
-    def literal(self, kind: str, value: object) -> ast.Literal:
-        return ast.Literal(self.next_id(), kind, value)
-
-    def call(self, function: str, *args: ast.Expr) -> ast.Call:
-        return ast.Call(self.next_id(), function, list(args))
-
-    def member_call(self, function: str, target: ast.Expr, *args: ast.Expr) -> ast.Call:
-        return ast.Call(self.next_id(), function, list(args), target)
-
-    def new_list(self, *elements: ast.Expr) -> ast.CreateList:
-        return ast.CreateList(self.next_id(), list(elements))
-
-    def new_map(self) -> ast.CreateMap:
-        return ast.CreateMap(self.next_id(), [])
-
-    def fold(
-        self,
-        iter_var: str,
-        iter_range: ast.Expr,
-        accu_var: str,
-        accu_init: ast.Expr,
-        condition: ast.Expr,
-        step: ast.Expr,
-        result: ast.Expr,
-        iter_var2: str | None = None,
-    ) -> ast.Comprehension:
-        return ast.Comprehension(
-            self.next_id(), iter_var, iter_range, accu_var, accu_init, condition, step, result, iter_var2
-        )
-
-
-_Expander = Callable[[_MacroFactory, ast.Expr | None, list[ast.Expr]], ast.Expr | None]
-
-
-def _has(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
-    arg = args[0]
-    if isinstance(arg, ast.Select):
-        return ast.Select(f.next_id(), arg.operand, arg.field, test_only=True)
-    raise MacroError("invalid argument to has() macro")
-
-
-def _quantifier_parts(
-    f: _MacroFactory, kind: str, predicate: ast.Expr
-) -> tuple[ast.Expr, ast.Expr, ast.Expr, ast.Expr]:
-    """accuInit, loopCondition, loopStep and result of all / exists / exists_one."""
-    if kind == "all":
-        return (
-            f.literal("bool", True),
-            f.call("@not_strictly_false", f.accu()),
-            f.call("_&&_", f.accu(), predicate),
-            f.accu(),
-        )
-    if kind == "exists":
-        return (
-            f.literal("bool", False),
-            f.call("@not_strictly_false", f.call("!_", f.accu())),
-            f.call("_||_", f.accu(), predicate),
-            f.accu(),
-        )
-    init = f.literal("int", 0)
-    condition = f.literal("bool", True)
-    step = f.call("_?_:_", predicate, f.call("_+_", f.accu(), f.literal("int", 1)), f.accu())
-    return init, condition, step, f.call("_==_", f.accu(), f.literal("int", 1))
-
-
-def _quantifier(kind: str) -> _Expander:
-    def expand(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
-        variable = args[0]
-        if not isinstance(variable, ast.Ident):
-            raise MacroError("argument must be a simple name", f.location_of(variable))
-        f.check_not_accumulator(variable.name, variable)
-        assert target is not None
-        init, condition, step, result = _quantifier_parts(f, kind, args[1])
-        return f.fold(variable.name, target, f.accumulator, init, condition, step, result)
-
-    return expand
-
-
-def _map(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
-    variable = args[0]
-    if not isinstance(variable, ast.Ident):
-        raise f.argument_error("argument is not an identifier", variable)
-    f.check_not_accumulator(variable.name, variable)
-    assert target is not None
-    filter_expr, transform = (args[1], args[2]) if len(args) == 3 else (None, args[1])
-    accumulator = f.accu()
-    init = f.new_list()
-    condition = f.literal("bool", True)
-    step: ast.Expr = f.call("_+_", accumulator, f.new_list(transform))
-    if filter_expr is not None:
-        step = f.call("_?_:_", filter_expr, step, f.accu() if f.syntax.modern else accumulator)
-    result = f.accu() if f.syntax.modern else accumulator
-    return f.fold(variable.name, target, f.accumulator, init, condition, step, result)
-
-
-def _filter(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
-    variable = args[0]
-    if not isinstance(variable, ast.Ident):
-        raise f.argument_error("argument is not an identifier", variable)
-    f.check_not_accumulator(variable.name, variable)
-    assert target is not None
-    accumulator = f.accu()
-    init = f.new_list()
-    condition = f.literal("bool", True)
-    step: ast.Expr = f.call("_+_", accumulator, f.new_list(variable))
-    step = f.call("_?_:_", args[1], step, f.accu() if f.syntax.modern else accumulator)
-    result = f.accu() if f.syntax.modern else accumulator
-    return f.fold(variable.name, target, f.accumulator, init, condition, step, result)
-
-
-def _opt_map(flat: bool) -> _Expander:
-    name = "optFlatMap" if flat else "optMap"
-
-    def expand(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
-        variable = args[0]
-        if not isinstance(variable, ast.Ident):
-            raise MacroError(f"{name}() variable name must be a simple identifier", f.location_of(variable))
-        assert target is not None
-        comprehension: ast.Expr = f.fold(
-            UNUSED_ITER_VAR,
-            f.new_list(),
-            variable.name,
-            f.member_call("value", target),
-            f.literal("bool", False),
-            f.ident(variable.name),
-            args[1],
-        )
-        if not flat:
-            comprehension = f.call("optional.of", comprehension)
-        return f.call("_?_:_", f.member_call("hasValue", target), comprehension, f.call("optional.none"))
-
-    return expand
-
-
-def _bind(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr | None:
-    """ext.Bindings: ``cel.bind(name, init, expr)``; any other receiver is not the macro."""
-    if not (isinstance(target, ast.Ident) and target.name == "cel"):
-        return None
-    variable = args[0]
-    if not isinstance(variable, ast.Ident):
-        raise MacroError("cel.bind() variable names must be simple identifiers", f.location_of(variable))
-    return f.fold(
-        UNUSED_ITER_VAR,
-        f.new_list(),
-        variable.name,
-        args[1],
-        f.literal("bool", False),
-        f.ident(variable.name),
-        args[2],
-    )
-
-
-def _iter_vars(f: _MacroFactory, first: ast.Expr, second: ast.Expr) -> tuple[str, str]:
-    """ext/comprehensions.go `extractIterVars`."""
-    for argument in (first, second):
-        if not isinstance(argument, ast.Ident):
-            raise MacroError("argument must be a simple name", f.location_of(argument))
-    assert isinstance(first, ast.Ident) and isinstance(second, ast.Ident)
-    if first.name == second.name:
-        raise MacroError(f"duplicate variable name: {first.name}", f.location_of(second))
-    for argument, name in ((first, first.name), (second, second.name)):
-        if name in (f.accumulator, ACCUMULATOR_NAME):
-            raise MacroError("iteration variable overwrites accumulator variable", f.location_of(argument))
-    return first.name, second.name
-
-
-def _two_var_quantifier(kind: str) -> _Expander:
-    def expand(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
-        var1, var2 = _iter_vars(f, args[0], args[1])
-        assert target is not None
-        init, condition, step, result = _quantifier_parts(f, kind, args[2])
-        return f.fold(var1, target, f.accumulator, init, condition, step, result, var2)
-
-    return expand
-
-
-def _transform(kind: str) -> _Expander:
-    def expand(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
-        var1, var2 = _iter_vars(f, args[0], args[1])
-        assert target is not None
-        filter_expr, transform = (args[2], args[3]) if len(args) == 4 else (None, args[2])
-        init: ast.Expr
-        if kind == "list":
-            step: ast.Expr = f.call("_+_", f.accu(), f.new_list(transform))
-            init = f.new_list()
-        elif kind == "map":
-            step = f.call("cel.@mapInsert", f.accu(), f.ident(var1), transform)
-            init = f.new_map()
-        else:
-            step = f.call("cel.@mapInsert", f.accu(), transform)
-            init = f.new_map()
-        if filter_expr is not None:
-            step = f.call("_?_:_", filter_expr, step, f.accu())
-        return f.fold(var1, target, f.accumulator, init, f.literal("bool", True), step, f.accu(), var2)
-
-    return expand
-
-
-_SORTABLE_TARGETS = (ast.CreateList, ast.Select, ast.Ident, ast.Comprehension, ast.Call)
-
-
-def _sort_by(f: _MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.Expr:
-    """ext.Lists v2+ `sortBy`: binds the target, maps it to keys, sorts by them."""
-    assert target is not None
-    input_name = "@__sortBy_input__"
-    bound = f.ident(input_name)
-    if not isinstance(target, _SORTABLE_TARGETS):
-        raise MacroError(
-            "sortBy can only be applied to a list, identifier, comprehension, call or select expression",
-            f.location_of(target),
-        )
-    keys = _map(f, f.ident(input_name), args)
-    sort = f.member_call("@sortByAssociatedKeys", f.ident(input_name), keys)
-    return f.fold(UNUSED_ITER_VAR, f.new_list(), input_name, target, f.literal("bool", False), bound, sort)
-
-
-# Which macro library a macro belongs to: every environment has the standard and optional ones,
-# cel-go v0.27 adds `existsOne` to the standard ones.
-_STANDARD_MACROS = frozenset({"standard", "optional"})
-_MODERN_MACROS = frozenset({"standard", "optional", "v0.27"})
-
-# (function, argument count, is a receiver call) -> (library, expander)
-_MACROS: dict[tuple[str, int, bool], tuple[str, _Expander]] = {
-    ("has", 1, False): ("standard", _has),
-    ("all", 2, True): ("standard", _quantifier("all")),
-    ("exists", 2, True): ("standard", _quantifier("exists")),
-    ("exists_one", 2, True): ("standard", _quantifier("exists_one")),
-    ("existsOne", 2, True): ("v0.27", _quantifier("exists_one")),
-    ("map", 2, True): ("standard", _map),
-    ("map", 3, True): ("standard", _map),
-    ("filter", 2, True): ("standard", _filter),
-    ("optMap", 2, True): ("optional", _opt_map(flat=False)),
-    ("optFlatMap", 2, True): ("optional", _opt_map(flat=True)),
-    ("bind", 3, True): ("bind", _bind),
-    ("all", 3, True): ("two_var", _two_var_quantifier("all")),
-    ("exists", 3, True): ("two_var", _two_var_quantifier("exists")),
-    ("existsOne", 3, True): ("two_var", _two_var_quantifier("exists_one")),
-    ("exists_one", 3, True): ("two_var", _two_var_quantifier("exists_one")),
-    ("transformList", 3, True): ("two_var", _transform("list")),
-    ("transformList", 4, True): ("two_var", _transform("list")),
-    ("transformMap", 3, True): ("two_var", _transform("map")),
-    ("transformMap", 4, True): ("two_var", _transform("map")),
-    ("transformMapEntry", 3, True): ("two_var", _transform("entry")),
-    ("transformMapEntry", 4, True): ("two_var", _transform("entry")),
-    ("sortBy", 2, True): ("sort_by", _sort_by),
-}
