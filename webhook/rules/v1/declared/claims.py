@@ -17,15 +17,13 @@ from webhook.rules.v1.declarative import (
     max_items,
     required_value,
     resource_fully_qualified_name,
-    unique,
 )
 from webhook.rules.v1.declared.common import (
     SPEC_PATH,
     Old,
     configurations,
-    each,
+    list_map,
     name_of,
-    shown,
     unchanged,
     validate_device_configuration,
     validate_request_references,
@@ -99,21 +97,16 @@ def _device_claim(devices: Mapping[str, Any], old: Old, path: FieldPath) -> Erro
         correlated,
         shapes.DEVICE_CLAIM.fields["requests"],
     ):
-        too_many = beta(max_items(len(requests), 32, requests_path))
-        if too_many:
-            errs += too_many
-        else:
-            errs += beta(
-                unique(requests, lambda a, b: name_of(a) == name_of(b), requests_path, shown(DEVICE_REQUEST))
-            )
-            errs += each(
-                requests,
-                list(sequence(old_fields.get("requests"))) if correlated else None,
-                requests_path,
-                _device_request,
-                key=name_of,
-                shape=shapes.DEVICE_REQUEST,
-            )
+        errs += list_map(
+            requests,
+            list(sequence(old_fields.get("requests"))) if correlated else None,
+            requests_path,
+            _device_request,
+            key=name_of,
+            limit=32,
+            go_shape=DEVICE_REQUEST,
+            shape=shapes.DEVICE_REQUEST,
+        )
     constraints = sequence(devices.get("constraints"))
     if not unchanged(
         devices.get("constraints"),
@@ -153,24 +146,16 @@ def _device_request(request: Any, old: Any, path: FieldPath) -> ErrorList:
         correlated,
         shapes.DEVICE_REQUEST.fields["firstAvailable"],
     ):
-        sub_path = path.child("firstAvailable")
-        too_many = beta(max_items(len(subrequests), 8, sub_path))
-        if too_many:
-            errs += too_many
-        else:
-            errs += beta(
-                unique(
-                    subrequests, lambda a, b: name_of(a) == name_of(b), sub_path, shown(DEVICE_SUB_REQUEST)
-                )
-            )
-            errs += each(
-                subrequests,
-                list(sequence(old_fields.get("firstAvailable"))) if correlated else None,
-                sub_path,
-                _device_sub_request,
-                key=name_of,
-                shape=shapes.DEVICE_SUB_REQUEST,
-            )
+        errs += list_map(
+            subrequests,
+            list(sequence(old_fields.get("firstAvailable"))) if correlated else None,
+            path.child("firstAvailable"),
+            _device_sub_request,
+            key=name_of,
+            limit=8,
+            go_shape=DEVICE_SUB_REQUEST,
+            shape=shapes.DEVICE_SUB_REQUEST,
+        )
     return errs
 
 

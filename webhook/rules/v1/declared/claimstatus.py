@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from webhook.field import ErrorList, FieldPath, go_json_value
+from webhook.field import ErrorList, FieldPath
 from webhook.rules.equality import Pointer
 from webhook.rules.v1 import shapes
 from webhook.rules.v1.declarative import (
@@ -21,13 +21,13 @@ from webhook.rules.v1.declarative import (
     uuid,
 )
 from webhook.rules.v1.declared.common import (
-    SKIP_NODE_OPERATIONS,
     STATUS_PATH,
     Old,
     configurations,
-    each,
+    list_map,
     same_text,
     shown,
+    skip_node_operations,
     texts,
     unchanged,
     validate_device_configuration,
@@ -80,21 +80,14 @@ def _claim_status(status: dict[str, Any], old: dict[str, Any], path: FieldPath) 
     if devices and not unchanged(
         status.get("devices"), old.get("devices"), True, shapes.ALLOCATED_DEVICE_STATUSES
     ):
-        devices_path = path.child("devices")
-        errs += beta(
-            unique(
-                devices,
-                lambda a, b: device_status_key(a) == device_status_key(b),
-                devices_path,
-                shown(ALLOCATED_DEVICE_STATUS),
-            )
-        )
-        errs += each(
+        errs += list_map(
             devices,
             list(sequence(old.get("devices"))),
-            devices_path,
+            path.child("devices"),
             _allocated_device_status,
             key=device_status_key,
+            limit=None,
+            go_shape=ALLOCATED_DEVICE_STATUS,
             shape=shapes.ALLOCATED_DEVICE_STATUS,
         )
     return errs
@@ -138,22 +131,15 @@ def _device_request_allocation_result(result: Any, old: Any, path: FieldPath) ->
     share_id = fields.get("shareID")
     if isinstance(share_id, str):
         errs += beta(uuid(share_id, path.child("shareID")))
-    errs += _skip_node_operations(fields.get("skipNodeOperations"), path.child("skipNodeOperations"))
+    errs += skip_node_operations(
+        texts(fields.get("skipNodeOperations")), None, path.child("skipNodeOperations")
+    )
     return errs
 
 
 def _pool(pool: str, path: FieldPath) -> ErrorList:
     """A result's pool: required, and a resource pool name."""
     return beta(required_value(bool(pool), path)) or beta(resource_pool_name(pool, path))
-
-
-def _skip_node_operations(operations: Any, path: FieldPath) -> ErrorList:
-    """`skipNodeOperations` (standard tags: always enforced): a set of known operations."""
-    names = texts(operations)
-    errs = unique(names, lambda a, b: a == b, path, go_json_value)
-    for i, name in enumerate(names):
-        errs += enum(name, SKIP_NODE_OPERATIONS, path.index(i))
-    return errs
 
 
 def _device_allocation_configuration(config: Any, old: Any, path: FieldPath) -> ErrorList:

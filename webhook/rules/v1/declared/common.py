@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
-from webhook.field import ErrorList, FieldPath
+from webhook.field import ErrorList, FieldPath, go_json_value
 from webhook.rules.equality import Shape, semantic_equal
 from webhook.rules.v1.declarative import (
     beta,
@@ -64,6 +64,40 @@ def each(
         if old is not None and (shape is None or semantic_equal(item, old, shape)):
             continue
         errs += validate(item, old, path.index(i))
+    return errs
+
+
+def list_map(
+    items: Sequence[Any],
+    old_items: Sequence[Any] | None,
+    path: FieldPath,
+    validate: Callable[[Any, Any, FieldPath], ErrorList],
+    *,
+    key: Callable[[Any], Any],
+    limit: int | None,
+    go_shape: Any,
+    shape: Shape | None = None,
+) -> ErrorList:
+    """A list-map (`+k8s:listType=map`): at most `limit` items (short-circuits), no key twice (the
+    duplicate shown as Go prints the item, in `go_shape`), then `each` item, matched by its key with
+    the old items."""
+    if limit is not None:
+        too_many = beta(max_items(len(items), limit, path))
+        if too_many:
+            return too_many
+    errs = beta(unique(items, lambda a, b: key(a) == key(b), path, shown(go_shape)))
+    errs += each(items, old_items, path, validate, key=key, shape=shape)
+    return errs
+
+
+def skip_node_operations(operations: Sequence[str], old: Sequence[str] | None, path: FieldPath) -> ErrorList:
+    """`skipNodeOperations` of an allocation result or a slice (standard tags: always enforced): a
+    set of known operations; on update an operation the old list has is not validated again
+    (`EachValSliceVal` with `DirectEqual`)."""
+    errs = unique(list(operations), lambda a, b: a == b, path, go_json_value)
+    for i, name in enumerate(operations):
+        if old is None or name not in old:
+            errs += enum(name, SKIP_NODE_OPERATIONS, path.index(i))
     return errs
 
 

@@ -7,28 +7,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from webhook.field import ErrorList, FieldPath, go_json_value
+from webhook.field import ErrorList, FieldPath
 from webhook.rules.equality import semantic_equal
 from webhook.rules.v1 import shapes
 from webhook.rules.v1.declarative import (
     beta,
-    enum,
     max_items,
     required_value,
     resource_fully_qualified_name,
     short_name,
     union,
-    unique,
 )
 from webhook.rules.v1.declared.common import (
-    SKIP_NODE_OPERATIONS,
     SPEC_PATH,
     Old,
     device_taint,
     each,
+    list_map,
     name_of,
     same_text,
-    shown,
+    skip_node_operations,
     texts,
     unchanged,
 )
@@ -87,22 +85,16 @@ def _resource_slice_spec(
     if counter_sets and not unchanged(
         spec.get("sharedCounters"), old_fields.get("sharedCounters"), correlated, shapes.COUNTER_SETS
     ):
-        sets_path = path.child("sharedCounters")
-        too_many = beta(max_items(len(counter_sets), 8, sets_path))
-        if too_many:
-            errs += too_many
-        else:
-            errs += beta(
-                unique(counter_sets, lambda a, b: name_of(a) == name_of(b), sets_path, shown(COUNTER_SET))
-            )
-            errs += each(
-                counter_sets,
-                list(sequence(old_fields.get("sharedCounters"))) if correlated else None,
-                sets_path,
-                _counter_set,
-                key=name_of,
-                shape=shapes.COUNTER_SET,
-            )
+        errs += list_map(
+            counter_sets,
+            list(sequence(old_fields.get("sharedCounters"))) if correlated else None,
+            path.child("sharedCounters"),
+            _counter_set,
+            key=name_of,
+            limit=8,
+            go_shape=COUNTER_SET,
+            shape=shapes.COUNTER_SET,
+        )
     partition = spec.get("partitionTypeAttribute")
     if isinstance(partition, str) and not same_text(
         partition, old_fields.get("partitionTypeAttribute"), correlated
@@ -113,22 +105,11 @@ def _resource_slice_spec(
     if operations and not unchanged(
         spec.get("skipNodeOperations"), old_fields.get("skipNodeOperations"), correlated, shapes.STRINGS
     ):
-        errs += _slice_skip_node_operations(
-            operations, texts(old_fields.get("skipNodeOperations")) if correlated else None, path
+        errs += skip_node_operations(
+            operations,
+            texts(old_fields.get("skipNodeOperations")) if correlated else None,
+            path.child("skipNodeOperations"),
         )
-    return errs
-
-
-def _slice_skip_node_operations(
-    operations: Sequence[str], old: Sequence[str] | None, path: FieldPath
-) -> ErrorList:
-    """A slice's `skipNodeOperations` (standard): a set of known operations; on update an operation
-    the old list has is not validated again (`EachValSliceVal` with `DirectEqual`)."""
-    operations_path = path.child("skipNodeOperations")
-    errs = unique(list(operations), lambda a, b: a == b, operations_path, go_json_value)
-    for i, name in enumerate(operations):
-        if old is None or name not in old:
-            errs += enum(name, SKIP_NODE_OPERATIONS, operations_path.index(i))
     return errs
 
 
@@ -177,20 +158,16 @@ def _device(device: Any, old: Any, path: FieldPath, *, usual_attributes: bool = 
             errs += _device_attribute(mapping(attribute), attributes_path, key)
     consumptions = sequence(fields.get("consumesCounters"))
     if consumptions:
-        consumptions_path = path.child("consumesCounters")
-        too_many = beta(max_items(len(consumptions), 2, consumptions_path))
-        if too_many:
-            errs += too_many
-        else:
-            errs += beta(
-                unique(
-                    consumptions,
-                    lambda a, b: _counter_set_of(a) == _counter_set_of(b),
-                    consumptions_path,
-                    shown(DEVICE_COUNTER_CONSUMPTION),
-                )
-            )
-            errs += each(consumptions, None, consumptions_path, _counter_consumption)
+        # No old items: devices are not correlated.
+        errs += list_map(
+            consumptions,
+            None,
+            path.child("consumesCounters"),
+            _counter_consumption,
+            key=_counter_set_of,
+            limit=2,
+            go_shape=DEVICE_COUNTER_CONSUMPTION,
+        )
     taints = sequence(fields.get("taints"))
     if taints:
         errs += each(list(taints), None, path.child("taints"), device_taint)
