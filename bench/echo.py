@@ -4,9 +4,10 @@
 
 Same stack as `dra-webhook serve`: aiohttp, the webhook's hardened TLS context on the same
 certificate (`webhook.tls.build_server_context`), uvloop when it is installed, the same body limit,
-orjson to parse the body and write the answer, and N worker processes sharing the port with
-SO_REUSEPORT. Whatever the webhook does beyond this -- the envelope model, the structural check, the
-rules, metrics, logging -- is what `bench/load.py` measures as the ratio webhook/echo.
+orjson to parse the body and write the answer, the garbage collector set as the webhook sets it
+(`settle_collector`), and N worker processes sharing the port with SO_REUSEPORT. Whatever the
+webhook does beyond this -- the envelope model, the structural check, the rules, metrics, logging --
+is what `bench/load.py` measures as the ratio webhook/echo.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from aiohttp import web
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from webhook.server.process import settle_collector
 from webhook.settings import DEFAULT_MAX_BODY_BYTES
 from webhook.tls import build_server_context
 
@@ -42,6 +44,10 @@ async def healthz(request: web.Request) -> web.Response:
     return web.Response(text="ok\n")
 
 
+async def settle(app: web.Application) -> None:
+    settle_collector()
+
+
 def serve_one(host: str, port: int, cert_dir: Path, *, reuse_port: bool) -> None:
     context = build_server_context(cert_dir / "tls.crt", cert_dir / "tls.key")
     with contextlib.suppress(ImportError):
@@ -51,6 +57,7 @@ def serve_one(host: str, port: int, cert_dir: Path, *, reuse_port: bool) -> None
     app = web.Application(client_max_size=DEFAULT_MAX_BODY_BYTES)
     app.router.add_post("/validate", validate)
     app.router.add_get("/readyz", healthz)
+    app.on_startup.append(settle)
     web.run_app(
         app, host=host, port=port, ssl_context=context, reuse_port=reuse_port, access_log=None, print=None
     )

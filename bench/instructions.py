@@ -7,9 +7,9 @@ here, with address-space randomisation off for the counted runs by `setarch`, ut
 
 Each review is what the server does with a body beyond HTTP and TLS: `parse_review` (orjson and the
 envelope), `Judge.judge` (structural check, rules, namespace policy, verdict) and the
-answer's `orjson.dumps`, over the mix of bench/reviews.py in its interleaved order, with what
-start-up built frozen out of the garbage collector's sight as the server has it
-(`freeze_start_up_objects`). This script runs itself twice under `valgrind --tool=callgrind`
+answer's `orjson.dumps`, over the mix of bench/reviews.py in its interleaved order, with the garbage
+collector set as the server sets it (`settle_collector`: start-up frozen out of its sight, the
+young generation's threshold raised). This script runs itself twice under `valgrind --tool=callgrind`
 (valgrind is a Debian package), after the same imports and warm-up, once with no measured rounds and
 once with `--rounds`, and divides the difference by the number of reviews: start-up and warm-up cancel
 out.
@@ -38,11 +38,11 @@ def run_rounds(rounds: int, which: str, only: str | None) -> int:
     `only`, the round is that one request of the mix."""
     from bench.rules import mix_round, one_request
     from webhook.admission import Judge
-    from webhook.server.process import freeze_start_up_objects
+    from webhook.server.process import settle_collector
 
     judge = Judge.build()
     one_round, reviews = one_request(judge, which, only) if only else mix_round(judge, which)
-    freeze_start_up_objects()  # as the server does once it has started
+    settle_collector()  # as the server does once it has started
     for _ in range(3 + rounds):
         one_round()
     return reviews

@@ -4,9 +4,9 @@ counted by callgrind: the server-side twin of bench/instructions.py.
     .venv/bin/python bench/server_instructions.py [--reviews 300] [--echo] [--profile PATH]
 
 One process serves as `dra-webhook serve` does with workers (uvloop, the hardened TLS context,
-multiprocess metrics in a private directory, JSON decision lines, here to /dev/null, what start-up
-built frozen out of the garbage collector's sight) on a loopback port, under `valgrind
---tool=callgrind`; a client sends the mix of bench/reviews.py over one keep-alive TLS connection
+multiprocess metrics in a private directory, JSON decision lines, here to /dev/null, the garbage
+collector set as `settle_collector` sets it) on a loopback port, under `valgrind --tool=callgrind`;
+a client sends the mix of bench/reviews.py over one keep-alive TLS connection
 and checks every answer is HTTP 200. The server runs twice, once for a warm-up of 30 reviews and
 once for 30 + `--reviews`, and the difference of the two counts divided by `--reviews` is the
 figure: start-up, warm-up and shutdown cancel out. `--echo` measures bench/echo.py's handler on
@@ -46,7 +46,7 @@ async def serve(cert_dir: Path, port_file: Path, echo: bool) -> None:
 
     from webhook.logs import configure_logging
     from webhook.server import WebhookServer
-    from webhook.server.process import freeze_start_up_objects
+    from webhook.server.process import settle_collector
     from webhook.settings import DEFAULT_MAX_BODY_BYTES, LogFormat, Settings
     from webhook.tls import build_server_context
 
@@ -64,6 +64,7 @@ async def serve(cert_dir: Path, port_file: Path, echo: bool) -> None:
         context = build_server_context(cert_dir / "tls.crt", cert_dir / "tls.key")
         site = web.TCPSite(runner, "127.0.0.1", 0, ssl_context=context)
         await site.start()
+        settle_collector()  # as bench/echo.py does at start-up
         port = site.port
     else:
         settings = Settings(
@@ -76,7 +77,7 @@ async def serve(cert_dir: Path, port_file: Path, echo: bool) -> None:
         )
         server = WebhookServer(settings, reuse_port=True, serve_metrics=False)
         await server.start()
-        freeze_start_up_objects()  # as `serve` does once its server has started
+        settle_collector()  # as `serve` does once its server has started
         port = server.port
     port_file.with_suffix(".tmp").write_text(str(port))
     port_file.with_suffix(".tmp").rename(port_file)

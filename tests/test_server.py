@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import shutil
 import ssl
@@ -26,6 +27,7 @@ from webhook.registry import REGISTRY
 from webhook.server import WebhookServer, connections, create_app
 from webhook.server import app as server_app
 from webhook.server.app import server_tls
+from webhook.server.process import YOUNG_COLLECTION_THRESHOLD, settle_collector
 from webhook.server.state import METRICS_KEY, READINESS_KEY, RELOADER_KEY
 from webhook.settings import ListenAddress, Settings
 
@@ -502,3 +504,16 @@ async def test_a_head_started_just_before_an_earlier_deadline_gets_its_own_full_
     await asyncio.sleep(timeout * 0.6)
     assert transport.aborted
     assert guarded.closed == {"slow-head": 1}
+
+
+def test_serving_leaves_start_up_to_the_collector_and_collects_young_objects_rarely() -> None:
+    """Once started, a server freezes what start-up built and collects its young generation only
+    when YOUNG_COLLECTION_THRESHOLD more objects live (docs/performance.md, "The garbage collector")."""
+    threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
+    try:
+        settle_collector()
+        assert gc.get_freeze_count() > frozen
+        assert gc.get_threshold() == (YOUNG_COLLECTION_THRESHOLD, *threshold[1:])
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)

@@ -37,6 +37,15 @@ from webhook.tls import CertificateError
 
 log = logging.getLogger("webhook.server")
 
+# CPython collects its young generation whenever 700 more objects live than at the last collection.
+# A review's objects (its parsed body, the judge's lists and paths) are freed by reference counting
+# as soon as the answer is written, yet at 700 the collector ran several times inside every large
+# review (a 128-device ResourceSlice parses into some 10,000 containers), walking objects about to be
+# freed anyway and promoting them, so that about one review in a thousand also paid a full
+# collection of ~4 ms. With this threshold only cycles that requests leave behind, or a body of more
+# than this many containers, start a collection (docs/performance.md, "The garbage collector").
+YOUNG_COLLECTION_THRESHOLD: Final = 50_000
+
 # Pending connections the kernel queues per listener: a rolling restart of kube-apiservers reconnects
 # all at once, and 128 (aiohttp's default) overflows into SYN retries of a second.
 LISTEN_BACKLOG: Final = 1024
@@ -232,7 +241,7 @@ async def serve_until_stopped(
     except Exception:
         log.exception("cannot start")
         return EXIT_BOOT_FAILED
-    freeze_start_up_objects()
+    settle_collector()
     watch = asyncio.create_task(_watch_parent(parent_pid, stop)) if parent_pid is not None else None
     await stop.wait()
     if watch is not None:
@@ -241,15 +250,20 @@ async def serve_until_stopped(
     return 0
 
 
-def freeze_start_up_objects() -> None:
-    """Take what start-up built out of the cyclic collector's sight (`gc.freeze`): the modules, the
-    judge's compiled schemas, CEL environments and registry, the app live as long as the process, and
-    a full collection walked all of them again and again for the few cycles requests leave (about 7 %
-    of a v1 review's instructions, docs/performance.md). Reference counting still frees whatever of
-    them is dropped later (a judge replaced by a configuration reload); only a cycle among such
-    objects would stay, and they are built as trees."""
+def settle_collector() -> None:
+    """Set the cyclic garbage collector for serving, once start-up is done.
+
+    * Take what start-up built out of its sight (`gc.freeze`): the modules, the judge's compiled
+      schemas, CEL environments and registry, the app live as long as the process, and a full
+      collection walked all of them again and again for the few cycles requests leave (about 7 % of
+      a v1 review's instructions, docs/performance.md). Reference counting still frees whatever of
+      them is dropped later (a judge replaced by a configuration reload); only a cycle among such
+      objects would stay, and they are built as trees.
+    * Collect the young generation only when `YOUNG_COLLECTION_THRESHOLD` more objects live than at
+      the last collection, not CPython's 700: see there."""
     gc.collect()
     gc.freeze()
+    gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, *gc.get_threshold()[1:])
 
 
 async def _watch_parent(parent_pid: int, stop: asyncio.Event) -> None:
