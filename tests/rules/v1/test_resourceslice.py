@@ -153,14 +153,15 @@ def test_common_fields_come_first_on_update() -> None:
     [
         (None, "null"),
         ([], "[]"),
-        ([{}], "[{}]"),
+        # Internal core types: no json tags, so Go names and every field (nil slices as null).
+        ([{}], '[{"MatchExpressions":null,"MatchFields":null}]'),
         (
             [{"matchExpressions": [{"key": "a", "operator": "Exists", "values": []}], "matchFields": []}],
-            '[{"matchExpressions":[{"key":"a","operator":"Exists"}]}]',
+            '[{"MatchExpressions":[{"Key":"a","Operator":"Exists","Values":[]}],"MatchFields":[]}]',
         ),
         (
             [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": ["n"]}]}],
-            '[{"matchFields":[{"key":"metadata.name","operator":"In","values":["n"]}]}]',
+            '[{"MatchExpressions":null,"MatchFields":[{"Key":"metadata.name","Operator":"In","Values":["n"]}]}]',
         ),
     ],
 )

@@ -7,6 +7,11 @@ validation), then the spec: selectors, configuration and the extended resource n
 also runs `ValidateObjectMetaUpdate`; configuration and selectors equal to the stored ones are
 "stored" (parameters over the size limit stay valid). Declarative: `webhook.rules.v1.declared`.
 The two are merged as 1.37 merges them (`webhook.rules.v1.lifecycle`).
+
+The REST layer adds its own metadata check (apiserver `pkg/registry/rest`, v0.37.0-beta.0): on create
+when the kind's checks found nothing (`ValidateCreate`), on every update before them
+(`validateCommonFields`). It validates generateName as a path segment prefix, which
+`ValidateObjectMetaWithOpts` does not look at: a generateName with '/' or '%' is denied.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from webhook.field import ROOT, ErrorList, FieldPath, covered_by_declarative, in
 from webhook.rules import meta
 from webhook.rules.equality import semantic_equal
 from webhook.rules.kinds import KindRules, Obj
-from webhook.rules.names import is_qualified_name
+from webhook.rules.names import is_qualified_name, path_segment_name
 from webhook.rules.v1 import RELEASE, declared, resource_v1, shapes
 from webhook.rules.v1.declarative import long_name
 from webhook.rules.v1.devices import (
@@ -27,7 +32,7 @@ from webhook.rules.v1.devices import (
     validate_selectors,
     validate_slice,
 )
-from webhook.rules.v1.lifecycle import merge_validations
+from webhook.rules.v1.lifecycle import merge_validations, updated_with_common_fields
 from webhook.rules.values import mapping, sequence
 
 EXTENDED_RESOURCE_NAME_MSG: Final = "must be a valid extended resource name"
@@ -36,15 +41,30 @@ _SPEC = ROOT.child("spec")
 
 
 def validate_device_class(device_class: Obj) -> ErrorList:
-    """Create: `ValidateDeviceClass` merged with `Validate_DeviceClass`."""
+    """Create: `ValidateDeviceClass` merged with `Validate_DeviceClass`; when that finds nothing, the
+    REST layer's `ValidateObjectMetaAccessor(meta, false, validatePathSegment, ...)` (apiserver
+    `pkg/registry/rest/create.go` `ValidateCreate`), whose only news is a generateName that is no
+    path segment prefix."""
     handwritten = _validate_class_meta(device_class.get("metadata"))
     handwritten += validate_device_class_spec(mapping(device_class.get("spec")), None, _SPEC)
-    return merge_validations(handwritten, declared.validate_device_class(device_class, None))
+    errs = merge_validations(handwritten, declared.validate_device_class(device_class, None))
+    if errs:
+        return errs
+    return meta.validate_object_meta(
+        device_class.get("metadata"),
+        namespaced=False,
+        name_fn=path_segment_name,
+        release=RELEASE,
+        core_checks=False,
+    )
 
 
 def validate_device_class_update(new: Obj, old: Obj) -> ErrorList:
-    """Update: `ValidateDeviceClassUpdate` merged with `Validate_DeviceClass(new, old)`."""
-    handwritten = _validate_class_meta(new.get("metadata"))
+    """Update: `rest.validateCommonFields` (apiserver `pkg/registry/rest/update.go`), then
+    `ValidateDeviceClassUpdate`, merged with `Validate_DeviceClass(new, old)`; the merge keeps one of
+    the texts the two metadata checks repeat."""
+    handwritten = updated_with_common_fields(new.get("metadata"), old.get("metadata"), namespaced=False)
+    handwritten += _validate_class_meta(new.get("metadata"))
     handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
     handwritten += validate_device_class_spec(mapping(new.get("spec")), mapping(old.get("spec")), _SPEC)
     return merge_validations(handwritten, declared.validate_device_class(new, old))

@@ -7,7 +7,9 @@ struct: fields in declaration order, `omitempty` fields left out when empty, the
 even when absent from the request (a nil slice or pointer as null), map keys sorted.
 
 The shapes below are the types of `k8s.io/api/resource/v1` (types.go, 1.37) that such messages
-show.
+show. The hand-written validation runs on the internal types instead (`pkg/apis/resource`,
+`pkg/apis/core`), which have no json tags: a struct it shows is written with Go's field names and
+every field (`InternalStruct`).
 """
 
 from __future__ import annotations
@@ -57,6 +59,15 @@ class Struct:
 
 
 @dataclass(frozen=True, slots=True)
+class InternalStruct:
+    """A struct of an internal type (`pkg/apis/resource`, `pkg/apis/core`), which the hand-written
+    validation works on: it has no json tags, so `json.Marshal` writes every field, under its Go
+    name. (JSON name in the request, Go name, shape) in declaration order."""
+
+    fields: tuple[tuple[str, str, Shape], ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Raw:
     """`runtime.RawExtension`: the JSON as is (compacted)."""
 
@@ -72,7 +83,7 @@ class Amount:
     written "1050m"); the zero value is "0"."""
 
 
-Shape = Scalar | Pointer | Slice | StringMap | Struct | Raw | Time | Amount
+Shape = Scalar | Pointer | Slice | StringMap | Struct | InternalStruct | Raw | Time | Amount
 
 STRING: Final = Scalar("")
 INT: Final = Scalar(0)
@@ -186,6 +197,10 @@ def _encode(value: Any, shape: Shape) -> Any:
         return None if instant is None or instant == ZERO_TIME else instant.rfc3339_seconds()
     fields = value if isinstance(value, Mapping) else {}
     encoded: dict[str, Any] = {}
+    if isinstance(shape, InternalStruct):
+        for name, go_name, member_shape in shape.fields:
+            encoded[go_name] = _encode(fields.get(name), member_shape)
+        return encoded
     for name, field_shape, omitempty in shape.fields:
         item = _encode(fields.get(name), field_shape)
         if omitempty and _is_empty(item, field_shape):
@@ -197,7 +212,7 @@ def _encode(value: Any, shape: Shape) -> Any:
 def _is_empty(encoded: Any, shape: Shape) -> bool:
     """encoding/json's `isEmptyValue`: false, 0, "", nil pointers and empty slices and maps; a struct
     held by value is never empty."""
-    if isinstance(shape, (Struct, Amount)):
+    if isinstance(shape, (Struct, InternalStruct, Amount)):
         return False  # a struct held by value, and a Quantity (a struct), are never empty
     if encoded is None:
         return True
@@ -215,26 +230,31 @@ COUNTER_SET: Final = Struct((("name", STRING, False), ("counters", StringMap(_CO
 DEVICE_COUNTER_CONSUMPTION: Final = Struct(
     (("counterSet", STRING, False), ("counters", StringMap(_COUNTER), True))
 )
-DEVICE_ATTRIBUTE: Final = Struct(
+# The hand-written checks print the internal types (`pkg/apis/resource/types.go`, whose
+# DeviceAttribute has the Go fields IntValue ... VersionValue and no json tags, read at 007c20ad;
+# the list members are taken in the order of the v1 type, which the internal type mirrors), and
+# core's NodeSelectorTerm and NodeSelectorRequirement (`pkg/apis/core/types.go`: MatchExpressions,
+# MatchFields; Key, Operator, Values, no json tags).
+DEVICE_ATTRIBUTE: Final = InternalStruct(
     (
-        ("int", Pointer(INT), True),
-        ("bool", Pointer(BOOL), True),
-        ("string", Pointer(STRING), True),
-        ("version", Pointer(STRING), True),
-        ("ints", Slice(INT), True),
-        ("bools", Slice(BOOL), True),
-        ("strings", Slice(STRING), True),
-        ("versions", Slice(STRING), True),
+        ("int", "IntValue", Pointer(INT)),
+        ("bool", "BoolValue", Pointer(BOOL)),
+        ("string", "StringValue", Pointer(STRING)),
+        ("version", "VersionValue", Pointer(STRING)),
+        ("ints", "IntValues", Slice(INT)),
+        ("bools", "BoolValues", Slice(BOOL)),
+        ("strings", "StringValues", Slice(STRING)),
+        ("versions", "VersionValues", Slice(STRING)),
     )
 )
-_NODE_SELECTOR_REQUIREMENT: Final = Struct(
-    (("key", STRING, False), ("operator", STRING, False), ("values", Slice(STRING), True))
+_NODE_SELECTOR_REQUIREMENT: Final = InternalStruct(
+    (("key", "Key", STRING), ("operator", "Operator", STRING), ("values", "Values", Slice(STRING)))
 )
 NODE_SELECTOR_TERMS: Final = Slice(
-    Struct(
+    InternalStruct(
         (
-            ("matchExpressions", Slice(_NODE_SELECTOR_REQUIREMENT), True),
-            ("matchFields", Slice(_NODE_SELECTOR_REQUIREMENT), True),
+            ("matchExpressions", "MatchExpressions", Slice(_NODE_SELECTOR_REQUIREMENT)),
+            ("matchFields", "MatchFields", Slice(_NODE_SELECTOR_REQUIREMENT)),
         )
     )
 )
