@@ -9,10 +9,13 @@ Hand-written (`pkg/apis/resource/validation/validation.go`, 1.37), as the regist
 * status: `ValidateResourceClaimStatusUpdate` -- ObjectMetaUpdate, then reservations, the status of
   devices, and either an unchanged allocation or a newly set one validated in full.
 
-Each is merged with the declarative validation of the v1 types (`webhook.rules.v1.declared`) as
-1.37 merges them (`webhook.rules.v1.lifecycle`). Before validating, the v1 defaulters run
-(`webhook.rules.v1.defaults`), and a status update drops the status of devices that are no longer
-allocated, as the status strategy's `PrepareForUpdate` does (`dropDeallocatedStatusDevices`).
+On every update, `status` included, the REST layer checks the metadata first
+(`rest.validateCommonFields`, apiserver v0.37.0-beta.0 `pkg/registry/rest/update.go`); those errors
+come before the strategy's. Each is merged with the declarative validation of the v1 types
+(`webhook.rules.v1.declared`) as 1.37 merges them (`webhook.rules.v1.lifecycle`), repeated texts
+once. Before validating, the v1 defaulters run (`webhook.rules.v1.defaults`), and a status update
+drops the status of devices that are no longer allocated, as the status strategy's
+`PrepareForUpdate` does (`dropDeallocatedStatusDevices`).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from webhook.rules.v1.allocation import (
 from webhook.rules.v1.claimspec import validate_claim_spec
 from webhook.rules.v1.defaults import defaulted_claim_spec, defaulted_claim_status
 from webhook.rules.v1.devices import gather_request_names
-from webhook.rules.v1.lifecycle import merge_validations
+from webhook.rules.v1.lifecycle import merge_validations, updated_with_common_fields
 from webhook.rules.values import mapping, optional_mapping, sequence
 
 _SPEC = ROOT.child("spec")
@@ -80,7 +83,8 @@ def validate_claim(claim: Obj) -> ErrorList:
 def validate_claim_update(new: Obj, old: Obj) -> ErrorList:
     """Update: `ValidateResourceClaimUpdate` merged with `Validate_ResourceClaim(new, old)`."""
     new, old = defaulted_claim(new), defaulted_claim(old)
-    handwritten = meta.validate_object_meta(new.get("metadata"), namespaced=True, release=RELEASE)
+    handwritten = updated_with_common_fields(new.get("metadata"), old.get("metadata"), namespaced=True)
+    handwritten += meta.validate_object_meta(new.get("metadata"), namespaced=True, release=RELEASE)
     handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
     new_spec, old_spec = new.get("spec"), old.get("spec")
     spec_unchanged = semantic_equal(new_spec, old_spec, shapes.RESOURCE_CLAIM_SPEC)
@@ -104,7 +108,8 @@ def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
         **new,
         "status": drop_deallocated_status_devices(mapping(new.get("status")), mapping(old.get("status"))),
     }
-    handwritten = meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
+    handwritten = updated_with_common_fields(new.get("metadata"), old.get("metadata"), namespaced=True)
+    handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
     status, old_status = mapping(new.get("status")), mapping(old.get("status"))
     deleted = mapping(new.get("metadata")).get("deletionTimestamp") is not None
     reserved_for = sequence(status.get("reservedFor"))

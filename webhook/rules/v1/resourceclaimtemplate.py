@@ -2,10 +2,17 @@
 
 Hand-written (`pkg/apis/resource/validation/validation.go`, 1.37): `ValidateResourceClaimTemplate`
 on create -- ObjectMeta, then `spec.metadata` (`ValidateTemplateObjectMeta`: labels and annotations
-only) and the claim spec at `spec.spec`; `ValidateResourceClaimTemplateUpdate` on update --
-ObjectMetaUpdate and the whole spec immutable, nothing else ("On update, we only check for
-immutability"). Merged with `Validate_ResourceClaimTemplate` (`webhook.rules.v1.declared`), which
-still validates what changed in `spec.spec` on an update. The template has no status.
+only) and the claim spec at `spec.spec`. On update the registry strategy
+(`pkg/registry/resource/resourceclaimtemplate/strategy.go`, 1.37) runs
+`ValidateResourceClaimTemplate(new)` and then `ValidateResourceClaimTemplateUpdate(new, old)` --
+ObjectMetaUpdate and the whole spec immutable: the comment "On update, we only check for
+immutability" in `ValidateResourceClaimTemplateUpdate` holds for that function, not for the
+strategy, which (unlike the ResourceClaim strategy) still validates the new template in full.
+
+The strategy embeds `rest.DeclarativeValidation`, so the REST layer merges: on update
+`rest.validateCommonFields` comes first (`webhook.rules.v1.lifecycle.updated_with_common_fields`),
+and everything is merged with `Validate_ResourceClaimTemplate` (`webhook.rules.v1.declared`), which
+validates what changed in `spec.spec`. The template has no status.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.v1 import RELEASE, declared, resource_v1, shapes
 from webhook.rules.v1.claimspec import validate_claim_spec
 from webhook.rules.v1.defaults import defaulted_claim_spec
-from webhook.rules.v1.lifecycle import merge_validations
+from webhook.rules.v1.lifecycle import merge_validations, updated_with_common_fields
 from webhook.rules.values import mapping
 
 _SPEC = ROOT.child("spec")
@@ -34,22 +41,29 @@ def defaulted_template(template: Obj) -> dict[str, Any]:
     return defaulted
 
 
+def validate_resource_claim_template(template: Obj) -> ErrorList:
+    """The hand-written `ValidateResourceClaimTemplate` of a defaulted template."""
+    spec = mapping(template.get("spec"))
+    errs = meta.validate_object_meta(template.get("metadata"), namespaced=True, release=RELEASE)
+    errs += meta.validate_template_object_meta(spec.get("metadata"), _SPEC.child("metadata"), release=RELEASE)
+    errs += validate_claim_spec(mapping(spec.get("spec")), _SPEC.child("spec"))
+    return errs
+
+
 def validate_claim_template(template: Obj) -> ErrorList:
     """Create: `ValidateResourceClaimTemplate` merged with `Validate_ResourceClaimTemplate`."""
     template = defaulted_template(template)
-    spec = mapping(template.get("spec"))
-    handwritten = meta.validate_object_meta(template.get("metadata"), namespaced=True, release=RELEASE)
-    handwritten += meta.validate_template_object_meta(
-        spec.get("metadata"), _SPEC.child("metadata"), release=RELEASE
-    )
-    handwritten += validate_claim_spec(mapping(spec.get("spec")), _SPEC.child("spec"))
+    handwritten = validate_resource_claim_template(template)
     return merge_validations(handwritten, declared.validate_resource_claim_template(template, None))
 
 
 def validate_claim_template_update(new: Obj, old: Obj) -> ErrorList:
-    """Update: `ValidateResourceClaimTemplateUpdate` merged with `Validate_ResourceClaimTemplate`."""
+    """Update: `rest.validateCommonFields`, then the strategy's `ValidateResourceClaimTemplate(new)` and
+    `ValidateResourceClaimTemplateUpdate(new, old)`, merged with `Validate_ResourceClaimTemplate`."""
     new, old = defaulted_template(new), defaulted_template(old)
-    handwritten = meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
+    handwritten = updated_with_common_fields(new.get("metadata"), old.get("metadata"), namespaced=True)
+    handwritten += validate_resource_claim_template(new)
+    handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
     if not semantic_equal(new.get("spec"), old.get("spec"), shapes.RESOURCE_CLAIM_TEMPLATE_SPEC):
         # The value, the internal ResourceClaimTemplateSpec, is printed here as its v1 JSON.
         handwritten.append(invalid(_SPEC, GoText(go_json(new.get("spec"))), meta.FIELD_IMMUTABLE_MSG))

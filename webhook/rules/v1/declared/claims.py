@@ -184,13 +184,14 @@ def _allocation_mode(mode: str, path: FieldPath) -> ErrorList:
 
 
 def _device_constraint(constraint: Any, old: Any, path: FieldPath) -> ErrorList:
-    """`Validate_DeviceConstraint`."""
+    """`Validate_DeviceConstraint`. Only `matchAttribute` has a format tag: in 1.37 `distinctAttribute`
+    has none (`k8s.io/api/resource/v1/types.go` at ae5d4d35); the tag the generated code at 2710ee7b
+    checks came later, with `derivedAttributes`."""
     fields = mapping(constraint)
     errs = validate_request_references(fields.get("requests"), path.child("requests"))
-    for name in ("matchAttribute", "distinctAttribute"):
-        attribute = fields.get(name)
-        if isinstance(attribute, str):
-            errs += beta(resource_fully_qualified_name(attribute, path.child(name)))
+    attribute = fields.get("matchAttribute")
+    if isinstance(attribute, str):
+        errs += beta(resource_fully_qualified_name(attribute, path.child("matchAttribute")))
     return errs
 
 
