@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
 import importlib.machinery
+import io
 import re
 import sys
 import tomllib
@@ -121,7 +123,7 @@ def test_sources_first_imports_the_py_file_beside_an_extension(tmp_path: Path) -
 
 
 def test_this_process_runs_the_build_it_reports() -> None:
-    importlib.import_module("webhook.rules")  # imports every rule module
+    importlib.import_module("webhook.registry")  # imports the rules of every served version
 
     names = [name for name in map(native.module_name, native.compiled_source_files()) if name in sys.modules]
     assert len(names) >= 10
@@ -130,3 +132,24 @@ def test_this_process_runs_the_build_it_reports() -> None:
             tuple(importlib.machinery.EXTENSION_SUFFIXES)
         )
         assert from_extension == webhook.BUILD.compiled, name
+
+
+class FullStream(io.StringIO):
+    """A stream every write to which fails as on a full disk (or /dev/full)."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_the_build_in_use_is_announced() -> None:
+    stream = io.StringIO()
+    native.announce(native.Build(False, "sources changed since the build (webhook.field)", warn=True), stream)
+    assert stream.getvalue() == (
+        "dra-webhook: running the rules in pure Python (sources changed since the build (webhook.field))\n"
+    )
+
+
+def test_an_announcement_that_cannot_be_written_is_lost_and_nothing_else() -> None:
+    native.announce(
+        native.Build(False, "sources changed since the build (webhook.field)", warn=True), FullStream()
+    )

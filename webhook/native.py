@@ -20,6 +20,7 @@ This file is read by `setup.py` before the package can be imported: only the sta
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -30,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Final
+from typing import Final, TextIO
 
 PACKAGE_DIR: Final = Path(__file__).resolve().parent
 PROJECT_DIR: Final = PACKAGE_DIR.parent
@@ -169,5 +170,12 @@ def choose_build() -> Build:
             sources = {module_name(path): path for path in compiled_source_files()}
             sys.meta_path.insert(0, SourcesFirst(sources))
             if _chosen.warn:
-                print(f"dra-webhook: running the rules in {_chosen.describe()}", file=sys.stderr)
+                announce(_chosen, sys.stderr)
     return _chosen
+
+
+def announce(build: Build, stream: TextIO) -> None:
+    """Say on `stream` which build runs. A stream that cannot be written (stderr on a full disk or
+    /dev/full) must not stop the import, and with it the server: the line is lost, nothing else."""
+    with contextlib.suppress(OSError):
+        print(f"dra-webhook: running the rules in {build.describe()}", file=stream)
