@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
+
 from webhook.rules.v1.resourceclaim import validate_claim, validate_claim_update
 from webhook.rules.v1.resourceclaimtemplate import validate_claim_template, validate_claim_template_update
 
@@ -194,3 +196,88 @@ def test_a_template_spec_is_immutable() -> None:
     errors = [str(error) for error in validate_claim_template_update(new, old)]
     assert len(errors) == 1 and errors[0].startswith("spec: Invalid value: {")
     assert errors[0].endswith(": field is immutable")
+
+
+# The bad value of the immutable spec is the internal ResourceClaimTemplateSpec as json.Marshal writes it:
+# the embedded metav1.ObjectMeta's fields promoted (its own tags, omitempty; creationTimestamp omitzero),
+# then the internal structs with no tags (Go names, every field, nil as null, `[]` as []).
+_REQ_GPU = (
+    '{"Name":"req","Exactly":{"DeviceClassName":"gpu","Selectors":null,"AllocationMode":"ExactCount","Count":1,'
+    '"AdminAccess":null,"Tolerations":null,"Capacity":null},"FirstAvailable":null}'
+)
+
+
+@pytest.mark.parametrize(
+    ("new_spec", "shown"),
+    [
+        # An empty map and a null creationTimestamp are left out; other metadata comes before "Spec".
+        (
+            {
+                "metadata": {"creationTimestamp": None, "labels": {}, "annotations": {"b": "2", "a": "<1>"}},
+                "spec": {"devices": {"requests": [exactly(device_class="other")]}},
+            },
+            '{"annotations":{"a":"\\u003c1\\u003e","b":"2"},"Spec":{"Devices":{"Requests":[{"Name":"req",'
+            '"Exactly":{"DeviceClassName":"other","Selectors":null,"AllocationMode":"ExactCount","Count":1,'
+            '"AdminAccess":null,"Tolerations":null,"Capacity":null},"FirstAvailable":null}],'
+            '"Constraints":null,"Config":null}}}',
+        ),
+        (
+            {
+                "metadata": {"name": "n", "creationTimestamp": "2024-01-02T03:04:05Z", "generation": 0},
+                "spec": {"devices": {"requests": [exactly()]}},
+            },
+            '{"name":"n","creationTimestamp":"2024-01-02T03:04:05Z","Spec":{"Devices":{"Requests":['
+            + _REQ_GPU
+            + '],"Constraints":null,"Config":null}}}',
+        ),
+        (
+            {"spec": {"devices": {"requests": [], "constraints": [], "config": []}}},
+            '{"Spec":{"Devices":{"Requests":[],"Constraints":[],"Config":[]}}}',
+        ),
+        ({}, '{"Spec":{"Devices":{"Requests":null,"Constraints":null,"Config":null}}}'),
+        (
+            {
+                "spec": {
+                    "devices": {
+                        "requests": [exactly()],
+                        "constraints": [{"distinctAttribute": "example.com/card"}],
+                        "config": [{"opaque": {"driver": "dra.example.com"}}],
+                    }
+                }
+            },
+            '{"Spec":{"Devices":{"Requests":['
+            + _REQ_GPU
+            + '],"Constraints":[{"Requests":null,"MatchAttribute":null,"DistinctAttribute":"example.com/card"}],'
+            '"Config":[{"Requests":null,"Opaque":{"Driver":"dra.example.com","Parameters":null}}]}}}',
+        ),
+        (
+            {
+                "spec": {
+                    "devices": {
+                        "requests": [
+                            exactly(
+                                adminAccess=False,
+                                tolerations=[
+                                    {"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 0}
+                                ],
+                            )
+                        ]
+                    }
+                }
+            },
+            '{"Spec":{"Devices":{"Requests":[{"Name":"req","Exactly":{"DeviceClassName":"gpu","Selectors":null,'
+            '"AllocationMode":"ExactCount","Count":1,"AdminAccess":false,"Tolerations":[{"Key":"","Operator":'
+            '"Exists","Value":"","Effect":"NoExecute","TolerationSeconds":0}],"Capacity":null},'
+            '"FirstAvailable":null}],"Constraints":null,"Config":null}}}',
+        ),
+    ],
+)
+def test_an_immutable_template_spec_is_shown_as_the_internal_type(
+    new_spec: dict[str, Any], shown: str
+) -> None:
+    old = template({"devices": {"requests": [exactly(), exactly("second")]}})
+    old["metadata"]["resourceVersion"] = "1"
+    new = copy.deepcopy(old)
+    new["spec"] = new_spec
+    spec_errors = [str(error) for error in validate_claim_template_update(new, old) if error.field == "spec"]
+    assert spec_errors == [f"spec: Invalid value: {shown}: field is immutable"]

@@ -62,9 +62,19 @@ class Struct:
 class InternalStruct:
     """A struct of an internal type (`pkg/apis/resource`, `pkg/apis/core`), which the hand-written
     validation works on: it has no json tags, so `json.Marshal` writes every field, under its Go
-    name. (JSON name in the request, Go name, shape) in declaration order."""
+    name. (JSON name in the request, Go name, shape) in declaration order. A struct embedded without
+    a tag (Go name `EMBEDDED`, such as the `metav1.ObjectMeta` of a ResourceClaimTemplateSpec) has
+    its own fields promoted: they are written in its place, under their names in that struct."""
 
     fields: tuple[tuple[str, str, Shape], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class OmitZero:
+    """A struct field tagged `omitzero` (Go 1.24+, with `omitempty` or not): left out when its value
+    is zero as the type's `IsZero` says. Used for `metav1.Time`, whose zero value encodes to null."""
+
+    of: Shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +93,10 @@ class Amount:
     written "1050m"); the zero value is "0"."""
 
 
-Shape = Scalar | Pointer | Slice | StringMap | Struct | InternalStruct | Raw | Time | Amount
+Shape = Scalar | Pointer | Slice | StringMap | Struct | InternalStruct | OmitZero | Raw | Time | Amount
+
+# The Go name of a struct embedded without a json tag in an `InternalStruct` (its fields are promoted).
+EMBEDDED: Final = ""
 
 STRING: Final = Scalar("")
 INT: Final = Scalar(0)
@@ -185,6 +198,8 @@ def _encode(value: Any, shape: Shape) -> Any:
         if not isinstance(value, Mapping):
             return None
         return {str(key): _encode(value[key], shape.of) for key in sorted(value)}
+    if isinstance(shape, OmitZero):
+        return _encode(value, shape.of)
     if isinstance(shape, Raw):
         return value
     if isinstance(shape, Amount):
@@ -199,7 +214,11 @@ def _encode(value: Any, shape: Shape) -> Any:
     encoded: dict[str, Any] = {}
     if isinstance(shape, InternalStruct):
         for name, go_name, member_shape in shape.fields:
-            encoded[go_name] = _encode(fields.get(name), member_shape)
+            member = _encode(fields.get(name), member_shape)
+            if go_name == EMBEDDED and isinstance(member, dict):
+                encoded.update(member)
+            else:
+                encoded[go_name] = member
         return encoded
     for name, field_shape, omitempty in shape.fields:
         item = _encode(fields.get(name), field_shape)
@@ -211,9 +230,11 @@ def _encode(value: Any, shape: Shape) -> Any:
 
 def _is_empty(encoded: Any, shape: Shape) -> bool:
     """encoding/json's `isEmptyValue`: false, 0, "", nil pointers and empty slices and maps; a struct
-    held by value is never empty."""
-    if isinstance(shape, (Struct, InternalStruct, Amount)):
-        return False  # a struct held by value, and a Quantity (a struct), are never empty
+    held by value is never empty. With `omitzero` the value is also left out when it is zero."""
+    if isinstance(shape, OmitZero):
+        return encoded is None  # the zero metav1.Time, which MarshalJSON writes as null
+    if isinstance(shape, (Struct, InternalStruct, Amount, Time)):
+        return False  # a struct held by value, a Quantity and a metav1.Time (structs) are never empty
     if encoded is None:
         return True
     if isinstance(shape, Scalar):
@@ -259,3 +280,135 @@ NODE_SELECTOR_TERMS: Final = Slice(
     )
 )
 STRINGS: Final = Slice(STRING)
+
+
+# --- what a ResourceClaimTemplate update shows: the internal ResourceClaimTemplateSpec ------------------
+# `ValidateResourceClaimTemplateUpdate` (validation.go, 1.37) reports `ValidateImmutableField(template.Spec,
+# ...)`, whose value is the internal `ResourceClaimTemplateSpec` (`pkg/apis/resource/types.go`, 1.37-era
+# versions read at b613ed56 and 3a5c8841 in zongruxie4/kubernetes; their members and order are those of
+# the v1 types at ae5d4d35). It embeds `metav1.ObjectMeta` without a tag, so json.Marshal promotes the
+# metadata's fields (written with metav1's own tags) in front of "Spec". The internal structs below have
+# no tags: every field under its Go name, a nil slice or pointer as null, `[]` as [].
+
+# metav1.ObjectMeta, OwnerReference, ManagedFieldsEntry (apimachinery v0.37.0-beta.0,
+# pkg/apis/meta/v1/types.go): creationTimestamp is `omitempty,omitzero` (since 1.34) and so left out
+# when zero; a FieldsV1 is written as its raw JSON.
+_OWNER_REFERENCE: Final = Struct(
+    (
+        ("apiVersion", STRING, False),
+        ("kind", STRING, False),
+        ("name", STRING, False),
+        ("uid", STRING, False),
+        ("controller", Pointer(BOOL), True),
+        ("blockOwnerDeletion", Pointer(BOOL), True),
+    )
+)
+_MANAGED_FIELDS_ENTRY: Final = Struct(
+    (
+        ("manager", STRING, True),
+        ("operation", STRING, True),
+        ("apiVersion", STRING, True),
+        ("time", Pointer(Time()), True),
+        ("fieldsType", STRING, True),
+        ("fieldsV1", Pointer(Raw()), True),
+        ("subresource", STRING, True),
+    )
+)
+OBJECT_META: Final = Struct(
+    (
+        ("name", STRING, True),
+        ("generateName", STRING, True),
+        ("namespace", STRING, True),
+        ("selfLink", STRING, True),
+        ("uid", STRING, True),
+        ("resourceVersion", STRING, True),
+        ("generation", INT, True),
+        ("creationTimestamp", OmitZero(Time()), True),
+        ("deletionTimestamp", Pointer(Time()), True),
+        ("deletionGracePeriodSeconds", Pointer(INT), True),
+        ("labels", StringMap(STRING), True),
+        ("annotations", StringMap(STRING), True),
+        ("ownerReferences", Slice(_OWNER_REFERENCE), True),
+        ("finalizers", STRINGS, True),
+        ("managedFields", Slice(_MANAGED_FIELDS_ENTRY), True),
+    )
+)
+_INTERNAL_DEVICE_SELECTOR: Final = InternalStruct(
+    (("cel", "CEL", Pointer(InternalStruct((("expression", "Expression", STRING),)))),)
+)
+_INTERNAL_DEVICE_TOLERATION: Final = InternalStruct(
+    (
+        ("key", "Key", STRING),
+        ("operator", "Operator", STRING),
+        ("value", "Value", STRING),
+        ("effect", "Effect", STRING),
+        ("tolerationSeconds", "TolerationSeconds", Pointer(INT)),
+    )
+)
+_INTERNAL_CAPACITY_REQUIREMENTS: Final = InternalStruct((("requests", "Requests", StringMap(QUANTITY)),))
+_INTERNAL_EXACT_DEVICE_REQUEST: Final = InternalStruct(
+    (
+        ("deviceClassName", "DeviceClassName", STRING),
+        ("selectors", "Selectors", Slice(_INTERNAL_DEVICE_SELECTOR)),
+        ("allocationMode", "AllocationMode", STRING),
+        ("count", "Count", INT),
+        ("adminAccess", "AdminAccess", Pointer(BOOL)),
+        ("tolerations", "Tolerations", Slice(_INTERNAL_DEVICE_TOLERATION)),
+        ("capacity", "Capacity", Pointer(_INTERNAL_CAPACITY_REQUIREMENTS)),
+    )
+)
+_INTERNAL_DEVICE_SUB_REQUEST: Final = InternalStruct(
+    (
+        ("name", "Name", STRING),
+        ("deviceClassName", "DeviceClassName", STRING),
+        ("selectors", "Selectors", Slice(_INTERNAL_DEVICE_SELECTOR)),
+        ("allocationMode", "AllocationMode", STRING),
+        ("count", "Count", INT),
+        ("tolerations", "Tolerations", Slice(_INTERNAL_DEVICE_TOLERATION)),
+        ("capacity", "Capacity", Pointer(_INTERNAL_CAPACITY_REQUIREMENTS)),
+    )
+)
+_INTERNAL_DEVICE_REQUEST: Final = InternalStruct(
+    (
+        ("name", "Name", STRING),
+        ("exactly", "Exactly", Pointer(_INTERNAL_EXACT_DEVICE_REQUEST)),
+        ("firstAvailable", "FirstAvailable", Slice(_INTERNAL_DEVICE_SUB_REQUEST)),
+    )
+)
+_INTERNAL_DEVICE_CONSTRAINT: Final = InternalStruct(
+    (
+        ("requests", "Requests", STRINGS),
+        ("matchAttribute", "MatchAttribute", Pointer(STRING)),
+        ("distinctAttribute", "DistinctAttribute", Pointer(STRING)),
+    )
+)
+# DeviceClaimConfiguration embeds DeviceConfiguration, whose one field Opaque is promoted (in v1 too,
+# where it is inline). A RawExtension is written as its raw JSON (compacted), null when absent.
+_INTERNAL_DEVICE_CLAIM_CONFIGURATION: Final = InternalStruct(
+    (
+        ("requests", "Requests", STRINGS),
+        (
+            "opaque",
+            "Opaque",
+            Pointer(InternalStruct((("driver", "Driver", STRING), ("parameters", "Parameters", Raw())))),
+        ),
+    )
+)
+_INTERNAL_RESOURCE_CLAIM_SPEC: Final = InternalStruct(
+    (
+        (
+            "devices",
+            "Devices",
+            InternalStruct(
+                (
+                    ("requests", "Requests", Slice(_INTERNAL_DEVICE_REQUEST)),
+                    ("constraints", "Constraints", Slice(_INTERNAL_DEVICE_CONSTRAINT)),
+                    ("config", "Config", Slice(_INTERNAL_DEVICE_CLAIM_CONFIGURATION)),
+                )
+            ),
+        ),
+    )
+)
+RESOURCE_CLAIM_TEMPLATE_SPEC: Final = InternalStruct(
+    (("metadata", EMBEDDED, OBJECT_META), ("spec", "Spec", _INTERNAL_RESOURCE_CLAIM_SPEC))
+)

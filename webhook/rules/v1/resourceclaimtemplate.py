@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from webhook.field import ROOT, ErrorList, GoText, go_json, invalid
+from webhook.field import ROOT, ErrorList, invalid
 from webhook.rules import meta
 from webhook.rules.equality import semantic_equal
 from webhook.rules.kinds import KindRules, Obj
-from webhook.rules.v1 import RELEASE, declared, resource_v1, shapes
+from webhook.rules.v1 import RELEASE, declared, gojson, resource_v1, shapes
 from webhook.rules.v1.claimspec import validate_claim_spec
 from webhook.rules.v1.defaults import defaulted_claim_spec
 from webhook.rules.v1.lifecycle import merge_validations, updated_with_common_fields
@@ -65,8 +65,10 @@ def validate_claim_template_update(new: Obj, old: Obj) -> ErrorList:
     handwritten += validate_resource_claim_template(new)
     handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
     if not semantic_equal(new.get("spec"), old.get("spec"), shapes.RESOURCE_CLAIM_TEMPLATE_SPEC):
-        # The value, the internal ResourceClaimTemplateSpec, is printed here as its v1 JSON.
-        handwritten.append(invalid(_SPEC, GoText(go_json(new.get("spec"))), meta.FIELD_IMMUTABLE_MSG))
+        # `ValidateImmutableField(template.Spec, ...)`: the value is the internal ResourceClaimTemplateSpec
+        # of the new template (defaulted), as json.Marshal writes it.
+        shown = gojson.go_encoded(new.get("spec"), gojson.RESOURCE_CLAIM_TEMPLATE_SPEC)
+        handwritten.append(invalid(_SPEC, shown, meta.FIELD_IMMUTABLE_MSG))
     return merge_validations(handwritten, declared.validate_resource_claim_template(new, old))
 
 
