@@ -484,21 +484,23 @@ async def test_metrics_that_cannot_be_flushed_are_logged_and_cost_no_answer(
     assert messages == {"cannot write the metrics"}
 
 
-async def test_a_head_started_just_before_an_earlier_deadline_gets_its_own_full_timeout() -> None:
+def test_a_head_started_just_before_an_earlier_deadline_gets_its_own_full_timeout() -> None:
     """The head timer is not cancelled when a head completes: when it fires for an earlier request,
     the head awaited then still has its own whole timeout."""
-    from tests.fuzz.test_connection_guard import connect, guard
+    from tests.fuzz.test_connection_guard import ManualClock, connect, guard
 
-    timeout = 0.2
-    guarded = guard(header_timeout_seconds=timeout)
+    clock = ManualClock()
+    guarded = guard(clock, header_timeout_seconds=1.0)
     connection, transport, _ = connect(guarded)
     connection.data_received(b"POST /validate HTTP/1.1\r\n\r\n")
     connection.request_started()  # in time
     connection.request_finished()
-    await asyncio.sleep(timeout * 0.6)
+    clock.advance(0.6)
     connection.data_received(b"POST /valid")  # the next head starts before the first timer fires
-    await asyncio.sleep(timeout * 0.7)  # past the first request's deadline, not this one's
+    clock.advance(0.7)  # past the first request's deadline (1 s), not this one's (1.6 s)
     assert not transport.aborted
-    await asyncio.sleep(timeout * 0.6)
+    clock.advance(0.29)
+    assert not transport.aborted
+    clock.advance(0.02)
     assert transport.aborted
     assert guarded.closed == {"slow-head": 1}
