@@ -26,7 +26,7 @@ from webhook.registry import REGISTRY
 from webhook.server import WebhookServer, connections, create_app
 from webhook.server import app as server_app
 from webhook.server.app import server_tls
-from webhook.server.state import METRICS_KEY, READINESS_KEY, RELOADER_KEY
+from webhook.server.state import METRICS_KEY, READINESS_KEY, RELOADER_KEY, TRAFFIC_KEY
 from webhook.settings import ListenAddress, Settings
 
 Client = TestClient[web.Request, web.Application]
@@ -202,7 +202,12 @@ async def test_a_review_cut_off_by_the_grace_period_is_logged(
     held = await HeldRequest.open(
         server.port, tls, orjson.dumps(admission_review(resource_claim())), uid="held"
     )
-    await asyncio.sleep(0.05)
+    assert server.app is not None
+    traffic = server.app[TRAFFIC_KEY]
+    deadline = asyncio.get_running_loop().time() + 5
+    while traffic.in_flight != 1:  # its head read and its handler reading the body
+        assert asyncio.get_running_loop().time() < deadline, "the held review never reached its handler"
+        await asyncio.sleep(0.01)
     with caplog.at_level(logging.INFO, logger="webhook.server"):
         await asyncio.wait_for(server.stop(), 5)
     messages = [record.getMessage() for record in caplog.records]

@@ -15,10 +15,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import aiohttp
 import orjson
 import pytest
 
 from tests.fuzz.abuse import (
+    IO_TIMEOUT_SECONDS,
     TEST_LIMITS,
     Abuse,
     GuardedServer,
@@ -33,7 +35,7 @@ from tests.fuzz.abuse import (
     review_body,
     steady_client,
 )
-from tests.live_server import eventually
+from tests.live_server import eventually, free_port, metric_samples, sample
 
 DEADLINE = TEST_LIMITS["header_timeout_seconds"]
 # A deadline of one second is met within this long, however busy the machine.
@@ -225,9 +227,21 @@ async def test_a_thousand_idle_connections_past_the_limit_make_room_for_new_ones
         await abuse.stop()
 
 
+async def requests_in_flight(metrics_port: int) -> float:
+    async with (
+        aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=IO_TIMEOUT_SECONDS)) as session,
+        session.get(f"http://127.0.0.1:{metrics_port}/metrics") as response,
+    ):
+        return sample(metric_samples(await response.text()), "dra_webhook_requests_in_flight")
+
+
 async def test_when_every_connection_is_busy_a_new_one_is_refused(tmp_path: Path, cert_dir: Path) -> None:
+    metrics_port = free_port()
     with guarded_server(
-        tmp_path, cert_dir, limits={**TEST_LIMITS, "max_connections": 5, "body_timeout_seconds": 4.0}
+        tmp_path,
+        cert_dir,
+        limits={**TEST_LIMITS, "max_connections": 5, "body_timeout_seconds": 4.0},
+        metrics_address=f"127.0.0.1:{metrics_port}",
     ) as server:
         tls = server.client_tls()
         busy = []
@@ -236,7 +250,11 @@ async def test_when_every_connection_is_busy_a_new_one_is_refused(tmp_path: Path
             reader, writer = await open_tls(server.port, tls)
             writer.write(request_head(len(body), port=server.port) + body[:20])
             busy.append((reader, writer))
-        await asyncio.sleep(0.5)
+
+        async def all_busy() -> bool:  # each request's handler reads its body: none is idle
+            return await requests_in_flight(metrics_port) == len(busy)
+
+        assert await eventually(all_busy, timeout=MET_WITHIN), "the busy requests never reached a handler"
         reader, writer = await open_tls(server.port, tls)
         took = await closed_by_server(reader, MET_WITHIN)
         assert took < 2.0  # refused at once, not at a deadline
