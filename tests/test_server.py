@@ -153,6 +153,9 @@ async def test_health_and_readiness(client: Client) -> None:
 # --- a whole server in this process: readiness and graceful shutdown ---------------------------------
 
 
+SHUTDOWN_DELAY_SECONDS = 2.0
+
+
 async def get_status(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
     async with session.get(url) as response:
         return response.status, await response.text()
@@ -163,7 +166,9 @@ async def test_readiness_turns_false_at_shutdown_while_accepted_reviews_finish(c
         port=0,
         cert_dir=cert_dir,
         generate_dev_certs=False,
-        shutdown_delay_seconds=0.3,
+        # Two new TLS connections are made during the delay: a few ms each on a quiet machine, far
+        # longer when the machine is loaded (this loop also runs the server).
+        shutdown_delay_seconds=SHUTDOWN_DELAY_SECONDS,
         grace_period_seconds=5,
     )
     server = WebhookServer(settings)
@@ -179,7 +184,7 @@ async def test_readiness_turns_false_at_shutdown_while_accepted_reviews_finish(c
         # During the shutdown delay the listener still accepts, and says it is not ready.
         assert await get_status(session, url + "/readyz") == (503, "not ready: shutting down\n")
         assert await get_status(session, url + "/healthz") == (200, "ok\n")
-        deadline = asyncio.get_running_loop().time() + 5
+        deadline = asyncio.get_running_loop().time() + SHUTDOWN_DELAY_SECONDS + 5
         while not await connection_refused(server.port):
             assert asyncio.get_running_loop().time() < deadline, "the listener never closed"
             await asyncio.sleep(0.02)
@@ -222,6 +227,14 @@ def short_drain(monkeypatch: pytest.MonkeyPatch) -> float:
     return 0.4
 
 
+@pytest.fixture
+def long_drain(monkeypatch: pytest.MonkeyPatch) -> float:
+    """A drain idle time far longer than what a test does before it must run out, however loaded the
+    machine (this loop runs the server and its clients)."""
+    monkeypatch.setattr(connections, "DRAIN_IDLE_SECONDS", 2.0)
+    return 2.0
+
+
 async def kept_alive_connection(
     port: int, tls: ssl.SSLContext
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -234,7 +247,7 @@ async def kept_alive_connection(
 
 
 async def test_a_review_sent_on_an_idle_kept_alive_connection_while_draining_is_answered(
-    cert_dir: Path, short_drain: float
+    cert_dir: Path, long_drain: float
 ) -> None:
     """aiohttp's own shutdown closes idle kept-alive connections at once: a review the client writes
     on one at that moment gets EOF (kube-apiserver: `failed to call webhook: ... EOF`). Draining,
@@ -250,13 +263,15 @@ async def test_a_review_sent_on_an_idle_kept_alive_connection_while_draining_is_
     while not await connection_refused(server.port):
         assert asyncio.get_running_loop().time() < deadline, "the listener never closed"
         await asyncio.sleep(0.02)
-    await asyncio.sleep(short_drain / 2)
+    await asyncio.sleep(0.2)  # idle into the drain, for less than the drain idle time
     writer.write(review_request("during-the-drain", server.port))
     status, headers, body = await read_answer(reader)
     assert status == 200 and orjson.loads(body)["response"] == {"uid": "during-the-drain", "allowed": True}
     assert headers["connection"] == "close"
     assert await asyncio.wait_for(reader.read(), 5) == b""  # then the server closes it
-    await asyncio.wait_for(stopping, 5)
+    # A probe of connection_refused accepted just before the listener closed is a handshake that
+    # never ends: the drain waits for it for the drain idle time.
+    await asyncio.wait_for(stopping, long_drain + 5)
     writer.close()
 
 
@@ -269,9 +284,12 @@ async def test_an_idle_kept_alive_connection_is_closed_once_idle_for_the_drain_i
     )
     await server.start()
     tls = ssl.create_default_context(cafile=str(cert_dir / "ca.crt"))
-    reader, writer = await kept_alive_connection(server.port, tls)
     loop = asyncio.get_running_loop()
+    # The connection is idle from the end of its review at the earliest, which is after this: measured
+    # from the end of the client's read instead, the server's idle time would look short by as long as
+    # this loop took to get from the one to the other.
     started = loop.time()
+    reader, writer = await kept_alive_connection(server.port, tls)
     stopping = asyncio.create_task(server.stop())
     assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server, gracefully
     closed_after = loop.time() - started
