@@ -219,19 +219,23 @@ async def test_a_client_that_never_reads_its_answers_is_dropped(
 
 
 async def test_a_thousand_idle_connections_past_the_limit_make_room_for_new_ones(
-    server: GuardedServer, tls: ssl.SSLContext
+    tmp_path: Path, cert_dir: Path
 ) -> None:
+    """The crowd's own heads are not what this test is about: against the 1 s head deadline of the
+    module's server, a server kept busy by 50 handshakes at once on a loaded machine read some heads
+    only after it, and cut them (slow-head) before they could be answered."""
     crowd, limit = 1000, TEST_LIMITS["max_connections"]
     allow_open_files(crowd + 200)
-    abuse = Abuse(server.port, tls)
-    evicted_before = server.closings().get("evicted", 0)
-    try:
-        opened = await abuse.idle_crowd(crowd)
-        assert opened == crowd  # each got its answer: the longest-idle ones were closed for them
-        await answered(server, tls, uid="after-the-crowd")
-        assert server.closings().get("evicted", 0) - evicted_before >= crowd - limit
-    finally:
-        await abuse.stop()
+    with guarded_server(tmp_path, cert_dir, limits={**TEST_LIMITS, "header_timeout_seconds": 30.0}) as server:
+        tls = server.client_tls()
+        abuse = Abuse(server.port, tls)
+        try:
+            opened = await abuse.idle_crowd(crowd)
+            assert opened == crowd  # each got its answer: the longest-idle ones were closed for them
+            await answered(server, tls, uid="after-the-crowd")
+            assert server.closings().get("evicted", 0) >= crowd - limit
+        finally:
+            await abuse.stop()
 
 
 async def requests_in_flight(metrics_port: int) -> float:
