@@ -28,7 +28,7 @@ from webhook.server import WebhookServer, connections, create_app
 from webhook.server import app as server_app
 from webhook.server.app import server_tls
 from webhook.server.process import YOUNG_COLLECTION_THRESHOLD, settle_collector
-from webhook.server.state import METRICS_KEY, READINESS_KEY, RELOADER_KEY
+from webhook.server.state import METRICS_KEY, READINESS_KEY, RELOADER_KEY, TRAFFIC_KEY
 from webhook.settings import ListenAddress, Settings
 
 Client = TestClient[web.Request, web.Application]
@@ -155,6 +155,9 @@ async def test_health_and_readiness(client: Client) -> None:
 # --- a whole server in this process: readiness and graceful shutdown ---------------------------------
 
 
+SHUTDOWN_DELAY_SECONDS = 2.0
+
+
 async def get_status(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
     async with session.get(url) as response:
         return response.status, await response.text()
@@ -165,7 +168,9 @@ async def test_readiness_turns_false_at_shutdown_while_accepted_reviews_finish(c
         port=0,
         cert_dir=cert_dir,
         generate_dev_certs=False,
-        shutdown_delay_seconds=0.3,
+        # Two new TLS connections are made during the delay: a few ms each on a quiet machine, far
+        # longer when the machine is loaded (this loop also runs the server).
+        shutdown_delay_seconds=SHUTDOWN_DELAY_SECONDS,
         grace_period_seconds=5,
     )
     server = WebhookServer(settings)
@@ -181,7 +186,7 @@ async def test_readiness_turns_false_at_shutdown_while_accepted_reviews_finish(c
         # During the shutdown delay the listener still accepts, and says it is not ready.
         assert await get_status(session, url + "/readyz") == (503, "not ready: shutting down\n")
         assert await get_status(session, url + "/healthz") == (200, "ok\n")
-        deadline = asyncio.get_running_loop().time() + 5
+        deadline = asyncio.get_running_loop().time() + SHUTDOWN_DELAY_SECONDS + 5
         while not await connection_refused(server.port):
             assert asyncio.get_running_loop().time() < deadline, "the listener never closed"
             await asyncio.sleep(0.02)
@@ -204,7 +209,12 @@ async def test_a_review_cut_off_by_the_grace_period_is_logged(
     held = await HeldRequest.open(
         server.port, tls, orjson.dumps(admission_review(resource_claim())), uid="held"
     )
-    await asyncio.sleep(0.05)
+    assert server.app is not None
+    traffic = server.app[TRAFFIC_KEY]
+    deadline = asyncio.get_running_loop().time() + 5
+    while traffic.in_flight != 1:  # its head read and its handler reading the body
+        assert asyncio.get_running_loop().time() < deadline, "the held review never reached its handler"
+        await asyncio.sleep(0.01)
     with caplog.at_level(logging.INFO, logger="webhook.server"):
         await asyncio.wait_for(server.stop(), 5)
     messages = [record.getMessage() for record in caplog.records]
@@ -219,6 +229,14 @@ def short_drain(monkeypatch: pytest.MonkeyPatch) -> float:
     return 0.4
 
 
+@pytest.fixture
+def long_drain(monkeypatch: pytest.MonkeyPatch) -> float:
+    """A drain idle time far longer than what a test does before it must run out, however loaded the
+    machine (this loop runs the server and its clients)."""
+    monkeypatch.setattr(connections, "DRAIN_IDLE_SECONDS", 2.0)
+    return 2.0
+
+
 async def kept_alive_connection(
     port: int, tls: ssl.SSLContext
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -231,7 +249,7 @@ async def kept_alive_connection(
 
 
 async def test_a_review_sent_on_an_idle_kept_alive_connection_while_draining_is_answered(
-    cert_dir: Path, short_drain: float
+    cert_dir: Path, long_drain: float
 ) -> None:
     """aiohttp's own shutdown closes idle kept-alive connections at once: a review the client writes
     on one at that moment gets EOF (kube-apiserver: `failed to call webhook: ... EOF`). Draining,
@@ -247,13 +265,15 @@ async def test_a_review_sent_on_an_idle_kept_alive_connection_while_draining_is_
     while not await connection_refused(server.port):
         assert asyncio.get_running_loop().time() < deadline, "the listener never closed"
         await asyncio.sleep(0.02)
-    await asyncio.sleep(short_drain / 2)
+    await asyncio.sleep(0.2)  # idle into the drain, for less than the drain idle time
     writer.write(review_request("during-the-drain", server.port))
     status, headers, body = await read_answer(reader)
     assert status == 200 and orjson.loads(body)["response"] == {"uid": "during-the-drain", "allowed": True}
     assert headers["connection"] == "close"
     assert await asyncio.wait_for(reader.read(), 5) == b""  # then the server closes it
-    await asyncio.wait_for(stopping, 5)
+    # A probe of connection_refused accepted just before the listener closed is a handshake that
+    # never ends: the drain waits for it for the drain idle time.
+    await asyncio.wait_for(stopping, long_drain + 5)
     writer.close()
 
 
@@ -266,9 +286,12 @@ async def test_an_idle_kept_alive_connection_is_closed_once_idle_for_the_drain_i
     )
     await server.start()
     tls = ssl.create_default_context(cafile=str(cert_dir / "ca.crt"))
-    reader, writer = await kept_alive_connection(server.port, tls)
     loop = asyncio.get_running_loop()
+    # The connection is idle from the end of its review at the earliest, which is after this: measured
+    # from the end of the client's read instead, the server's idle time would look short by as long as
+    # this loop took to get from the one to the other.
     started = loop.time()
+    reader, writer = await kept_alive_connection(server.port, tls)
     stopping = asyncio.create_task(server.stop())
     assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server, gracefully
     closed_after = loop.time() - started
@@ -486,22 +509,24 @@ async def test_metrics_that_cannot_be_flushed_are_logged_and_cost_no_answer(
     assert messages == {"cannot write the metrics"}
 
 
-async def test_a_head_started_just_before_an_earlier_deadline_gets_its_own_full_timeout() -> None:
+def test_a_head_started_just_before_an_earlier_deadline_gets_its_own_full_timeout() -> None:
     """The head timer is not cancelled when a head completes: when it fires for an earlier request,
     the head awaited then still has its own whole timeout."""
-    from tests.fuzz.test_connection_guard import connect, guard
+    from tests.fuzz.test_connection_guard import ManualClock, connect, guard
 
-    timeout = 0.2
-    guarded = guard(header_timeout_seconds=timeout)
+    clock = ManualClock()
+    guarded = guard(clock, header_timeout_seconds=1.0)
     connection, transport, _ = connect(guarded)
     connection.data_received(b"POST /validate HTTP/1.1\r\n\r\n")
     connection.request_started()  # in time
     connection.request_finished()
-    await asyncio.sleep(timeout * 0.6)
+    clock.advance(0.6)
     connection.data_received(b"POST /valid")  # the next head starts before the first timer fires
-    await asyncio.sleep(timeout * 0.7)  # past the first request's deadline, not this one's
+    clock.advance(0.7)  # past the first request's deadline (1 s), not this one's (1.6 s)
     assert not transport.aborted
-    await asyncio.sleep(timeout * 0.6)
+    clock.advance(0.29)
+    assert not transport.aborted
+    clock.advance(0.02)
     assert transport.aborted
     assert guarded.closed == {"slow-head": 1}
 

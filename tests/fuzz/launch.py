@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from webhook.logs import configure_logging
-from webhook.settings import ConnectionLimits, LogFormat, Settings
+from webhook.settings import ConnectionLimits, ListenAddress, LogFormat, Settings
 from webhook.workers import run
 
 PATH_FIELDS = ("cert_dir", "client_ca_file", "config_file")
@@ -31,6 +31,8 @@ def settings_from(spec: dict[str, Any]) -> Settings:
     for name in PATH_FIELDS:
         if fields.get(name) is not None:
             fields[name] = Path(fields[name])
+    if fields.get("metrics_address") is not None:  # "HOST:PORT", as the command line takes it
+        fields["metrics_address"] = ListenAddress.parse(fields["metrics_address"])
     return Settings(**fields, limits=limits, log_format=LogFormat.JSON)
 
 

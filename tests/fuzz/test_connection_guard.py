@@ -1,12 +1,17 @@
 """ConnectionGuard's rules on their own, with fake transports: which connection makes room, which
 deadline runs when, which connection a drain closes (the same rules, end to end over TLS, are
-test_slow_clients.py's and, for the drain, test_server.py's and test_workers.py's)."""
+test_slow_clients.py's and, for the drain, test_server.py's and test_workers.py's).
+
+The deadlines run on a `ManualClock`: which one fires when is checked to the millisecond, and no test
+depends on how promptly a loaded machine wakes it (with real timers of 50 ms, a wake-up 25 ms late
+was enough to see a deadline fire "early")."""
 
 from __future__ import annotations
 
 import asyncio
 import collections
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import pytest
 
@@ -14,7 +19,46 @@ from webhook.server import connections
 from webhook.server.connections import ConnectionGuard, GuardedConnection
 from webhook.settings import ConnectionLimits
 
-SHORT = 0.05
+SHORT = 0.05  # the drain idle time of the drain tests, which run on the event loop's clock
+
+
+class ManualClock:
+    """What a ConnectionGuard asks of its event loop, `time()` and `call_later()`, on a clock that
+    moves only when a test says (`advance`), running each timer due meanwhile at its own time, in
+    order. `loop` is the clock as the guard's loop."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.timers: list[tuple[asyncio.TimerHandle, Callable[..., object], tuple[Any, ...]]] = []
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        return cast(asyncio.AbstractEventLoop, self)
+
+    def time(self) -> float:
+        return self.now
+
+    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> asyncio.TimerHandle:
+        timer = asyncio.TimerHandle(self.now + delay, callback, args, self.loop)
+        self.timers.append((timer, callback, args))
+        return timer
+
+    def get_debug(self) -> bool:  # asked by the timer handles
+        return False
+
+    def _timer_handle_cancelled(self, timer: asyncio.TimerHandle) -> None:  # told by `timer.cancel()`
+        pass
+
+    def advance(self, seconds: float) -> None:
+        until = self.now + seconds
+        while due := [entry for entry in self.timers if entry[0].when() <= until]:
+            entry = min(due, key=lambda entry: entry[0].when())
+            self.timers.remove(entry)
+            timer, callback, args = entry
+            if not timer.cancelled():
+                self.now = timer.when()
+                callback(*args)
+        self.now = until
 
 
 class FakeTransport(asyncio.Transport):
@@ -65,17 +109,19 @@ class RecordingProtocol(asyncio.Protocol):
 class CountingGuard(ConnectionGuard):
     """A guard whose closings are counted by reason, as the metrics count them (`on_close`)."""
 
-    def __init__(self, limits: ConnectionLimits) -> None:
+    def __init__(self, limits: ConnectionLimits, loop: asyncio.AbstractEventLoop) -> None:
         self.closed: collections.Counter[str] = collections.Counter()
-        super().__init__(limits, loop=asyncio.get_running_loop(), on_close=self.count)
+        super().__init__(limits, loop=loop, on_close=self.count)
 
     def count(self, reason: str) -> None:
         self.closed[reason] += 1
 
 
-def guard(**limits: Any) -> CountingGuard:
+def guard(clock: ManualClock | None = None, **limits: Any) -> CountingGuard:
+    """A guard whose deadlines run on `clock`, or on the running event loop's."""
     defaults = {"header_timeout_seconds": 60.0, "write_timeout_seconds": 60.0, "max_connections": 3}
-    return CountingGuard(ConnectionLimits(**{**defaults, **limits}))
+    loop = clock.loop if clock is not None else asyncio.get_running_loop()
+    return CountingGuard(ConnectionLimits(**{**defaults, **limits}), loop)
 
 
 def connect(guarded: ConnectionGuard) -> tuple[GuardedConnection, FakeTransport, RecordingProtocol]:
@@ -143,53 +189,62 @@ async def test_when_every_connection_is_busy_the_new_one_is_refused() -> None:
     assert len(guarded.open) == 2
 
 
-async def test_a_head_not_complete_within_the_deadline_closes_the_connection() -> None:
-    guarded = guard(header_timeout_seconds=SHORT)
+def test_a_head_not_complete_within_the_deadline_closes_the_connection() -> None:
+    clock = ManualClock()
+    guarded = guard(clock, header_timeout_seconds=1.0)
     _, transport, inner = connect(guarded)
-    await asyncio.sleep(SHORT / 2)
+    clock.advance(0.99)
     assert not transport.aborted
-    await asyncio.sleep(SHORT * 4)
+    clock.advance(0.02)
     assert transport.aborted
     assert guarded.closed == {"slow-head": 1}
     assert inner.calls == ["made"]
 
 
-async def test_the_head_deadline_stops_when_the_handler_starts_and_rearms_on_the_next_request() -> None:
-    guarded = guard(header_timeout_seconds=SHORT)
+def test_the_head_deadline_stops_when_the_handler_starts_and_rearms_on_the_next_request() -> None:
+    clock = ManualClock()
+    guarded = guard(clock, header_timeout_seconds=1.0)
     connection, transport, _ = connect(guarded)
     connection.data_received(b"POST /validate HTTP/1.1\r\n\r\n")
     connection.request_started()
-    await asyncio.sleep(SHORT * 4)  # a slow handler, or a slow body: not the head deadline's business
+    clock.advance(4.0)  # a slow handler, or a slow body: not the head deadline's business
     connection.request_finished()
-    await asyncio.sleep(SHORT * 4)  # idle between requests: still not
+    clock.advance(4.0)  # idle between requests: still not
     assert not transport.aborted
-    connection.data_received(b"POST /valid")  # the next request starts, and stalls
-    await asyncio.sleep(SHORT * 4)
+    connection.data_received(b"POST /valid")  # the next request starts at 8 s, and stalls
+    clock.advance(0.99)
+    assert not transport.aborted
+    clock.advance(0.02)
     assert transport.aborted
     assert guarded.closed == {"slow-head": 1}
 
 
-async def test_a_write_blocked_past_the_deadline_drops_the_connection() -> None:
-    guarded = guard(write_timeout_seconds=SHORT)
+def test_a_write_blocked_past_the_deadline_drops_the_connection() -> None:
+    clock = ManualClock()
+    guarded = guard(clock, write_timeout_seconds=1.0)
     connection, transport, inner = connect(guarded)
     connection.request_started()
     connection.pause_writing()
+    clock.advance(0.99)
     connection.resume_writing()  # the client read in time
-    await asyncio.sleep(SHORT * 4)
+    clock.advance(4.0)
     assert not transport.aborted
     connection.pause_writing()  # and then stopped reading
-    await asyncio.sleep(SHORT * 4)
+    clock.advance(0.99)
+    assert not transport.aborted
+    clock.advance(0.02)
     assert transport.aborted
     assert guarded.closed == {"slow-write": 1}
     assert inner.calls == ["made", "pause", "resume", "pause"]
 
 
-async def test_a_closed_connection_leaves_room_and_its_timers_stop() -> None:
-    guarded = guard(header_timeout_seconds=SHORT, max_connections=1)
+def test_a_closed_connection_leaves_room_and_its_timers_stop() -> None:
+    clock = ManualClock()
+    guarded = guard(clock, header_timeout_seconds=1.0, max_connections=1)
     connection, transport, inner = connect(guarded)
     connection.connection_lost(None)
     assert guarded.open == {}
-    await asyncio.sleep(SHORT * 4)
+    clock.advance(4.0)
     assert not transport.aborted and guarded.closed == {}
     assert inner.calls == ["made", "lost"]
     _, second_transport, _ = connect(guarded)

@@ -52,6 +52,7 @@ from tests.fuzz.profiles import budget
 from tests.fuzz.seeds import admission_review, seed
 from tests.kept_alive import CLIENTS, EXIT_WITHIN_SECONDS, sigterm_during_streams
 from tests.live_server import HeldRequest, development_certificates, live_server, wait_for
+from tests.test_tls import SecretVolume
 from webhook.admission import Judge
 from webhook.logs import configure_logging
 from webhook.server import create_app
@@ -112,22 +113,30 @@ def served_serial(port: int, cafile: Path) -> int:
 async def test_a_broken_certificate_on_disk_never_stops_the_serving(
     tmp_path: Path, cert_dir: Path, fault: str
 ) -> None:
-    live = copy_certs(cert_dir, tmp_path / "live")
+    # A mounted Secret, as kubelet lays it out: a new content is published whole. Each fault is one
+    # change as the reloader sees it: a check between two writes of a fault made file by file would
+    # see a third pair, broken differently, and rightly refuse it too.
+    pair = {name: (cert_dir / name).read_bytes() for name in ("ca.crt", "tls.crt", "tls.key")}
+    volume = SecretVolume(tmp_path / "live", pair)
+    live = volume.root
     with guarded_server(tmp_path, live, cert_reload_interval_seconds=0.1) as server:
         tls = server.client_tls()
         serial = served_serial(server.port, live / "ca.crt")
         reader, writer = await open_tls(server.port, tls)  # a kept-alive connection across the fault
         if fault == "files removed":
+            # Two changes, one refusal: the certificate is read first, and is missing in both.
             (live / "tls.crt").unlink()
             (live / "tls.key").unlink()
         elif fault == "directory removed":
-            shutil.rmtree(live)
+            live.rename(tmp_path / "removed")  # gone at once, not file by file
+            shutil.rmtree(tmp_path / "removed")
         elif fault == "files corrupted":
-            (live / "tls.crt").write_bytes(b"-----BEGIN CERTIFICATE-----\ngarbage\n")
-            (live / "tls.key").write_bytes(os.urandom(300))
+            volume.publish(
+                {**pair, "tls.crt": b"-----BEGIN CERTIFICATE-----\ngarbage\n", "tls.key": os.urandom(300)}
+            )
         else:
             development_certificates(tmp_path / "other")
-            shutil.copy(tmp_path / "other" / "tls.key", live / "tls.key")
+            volume.publish({**pair, "tls.key": (tmp_path / "other" / "tls.key").read_bytes()})
         wait_for(
             lambda: any(
                 "refusing the new certificate pair" in line.get("msg", "") for line in server.log_lines()
@@ -370,7 +379,9 @@ async def test_a_worker_killed_mid_request_fails_only_its_own_requests(
 async def test_sigterm_under_abuse_answers_the_accepted_review_and_exits_promptly(
     tmp_path: Path, cert_dir: Path
 ) -> None:
-    grace = 5.0
+    # The abusers end at their deadlines (1 s), within a second or two of SIGTERM; a grace period
+    # far longer tells an exit at those deadlines from one at the grace period on a loaded machine too.
+    grace = 15.0
     with guarded_server(tmp_path, cert_dir, grace_period_seconds=grace) as server:
         tls = server.client_tls()
         abuse = Abuse(server.port, tls)
@@ -384,7 +395,7 @@ async def test_sigterm_under_abuse_answers_the_accepted_review_and_exits_promptl
         server.process.send_signal(signal.SIGTERM)
         status, answer = await held.finish()
         assert status == 200 and answer["response"]["uid"] == "accepted"
-        code = await asyncio.to_thread(server.process.wait, 30)
+        code = await asyncio.to_thread(server.process.wait, grace + 30)
         took = time.monotonic() - started
         print(f"stopped {took:.2f}s after SIGTERM")
         await abuse.stop()

@@ -15,10 +15,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import aiohttp
 import orjson
 import pytest
 
 from tests.fuzz.abuse import (
+    IO_TIMEOUT_SECONDS,
     TEST_LIMITS,
     Abuse,
     GuardedServer,
@@ -33,9 +35,12 @@ from tests.fuzz.abuse import (
     review_body,
     steady_client,
 )
-from tests.live_server import eventually
+from tests.live_server import eventually, free_port, metric_samples, sample
 
 DEADLINE = TEST_LIMITS["header_timeout_seconds"]
+# A head deadline runs from the connection's start: it is measured from before the client connects,
+# which the server's accept can only follow (from after the client's handshake instead, a client late
+# in reading its clock makes the server look early).
 # A deadline of one second is met within this long, however busy the machine.
 MET_WITHIN = 8.0
 # Timers may fire a little early by the loop's clock granularity.
@@ -69,6 +74,7 @@ async def answered(server: GuardedServer, tls: ssl.SSLContext, uid: str = "probe
 async def test_a_slowloris_head_is_cut_at_the_header_timeout(
     server: GuardedServer, tls: ssl.SSLContext
 ) -> None:
+    connecting = time.monotonic()
     reader, writer = await open_tls(server.port, tls)
     head = request_head(100, port=server.port)[:-4]  # never the blank line
 
@@ -80,7 +86,8 @@ async def test_a_slowloris_head_is_cut_at_the_header_timeout(
                 await asyncio.sleep(0.1)
 
     feeder = asyncio.create_task(dribble())
-    took = await closed_by_server(reader, MET_WITHIN)
+    await closed_by_server(reader, MET_WITHIN)
+    took = time.monotonic() - connecting
     feeder.cancel()
     close_quietly(writer)
     assert NOT_BEFORE <= took <= MET_WITHIN
@@ -90,8 +97,10 @@ async def test_a_slowloris_head_is_cut_at_the_header_timeout(
 async def test_a_connection_that_never_sends_a_byte_is_closed_at_the_header_timeout(
     server: GuardedServer, tls: ssl.SSLContext
 ) -> None:
+    connecting = time.monotonic()
     reader, writer = await open_tls(server.port, tls)
-    took = await closed_by_server(reader, MET_WITHIN)
+    await closed_by_server(reader, MET_WITHIN)
+    took = time.monotonic() - connecting
     close_quietly(writer)
     assert NOT_BEFORE <= took <= MET_WITHIN
 
@@ -210,24 +219,40 @@ async def test_a_client_that_never_reads_its_answers_is_dropped(
 
 
 async def test_a_thousand_idle_connections_past_the_limit_make_room_for_new_ones(
-    server: GuardedServer, tls: ssl.SSLContext
+    tmp_path: Path, cert_dir: Path
 ) -> None:
+    """The crowd's own heads are not what this test is about: against the 1 s head deadline of the
+    module's server, a server kept busy by 50 handshakes at once on a loaded machine read some heads
+    only after it, and cut them (slow-head) before they could be answered."""
     crowd, limit = 1000, TEST_LIMITS["max_connections"]
     allow_open_files(crowd + 200)
-    abuse = Abuse(server.port, tls)
-    evicted_before = server.closings().get("evicted", 0)
-    try:
-        opened = await abuse.idle_crowd(crowd)
-        assert opened == crowd  # each got its answer: the longest-idle ones were closed for them
-        await answered(server, tls, uid="after-the-crowd")
-        assert server.closings().get("evicted", 0) - evicted_before >= crowd - limit
-    finally:
-        await abuse.stop()
+    with guarded_server(tmp_path, cert_dir, limits={**TEST_LIMITS, "header_timeout_seconds": 30.0}) as server:
+        tls = server.client_tls()
+        abuse = Abuse(server.port, tls)
+        try:
+            opened = await abuse.idle_crowd(crowd)
+            assert opened == crowd  # each got its answer: the longest-idle ones were closed for them
+            await answered(server, tls, uid="after-the-crowd")
+            assert server.closings().get("evicted", 0) >= crowd - limit
+        finally:
+            await abuse.stop()
+
+
+async def requests_in_flight(metrics_port: int) -> float:
+    async with (
+        aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=IO_TIMEOUT_SECONDS)) as session,
+        session.get(f"http://127.0.0.1:{metrics_port}/metrics") as response,
+    ):
+        return sample(metric_samples(await response.text()), "dra_webhook_requests_in_flight")
 
 
 async def test_when_every_connection_is_busy_a_new_one_is_refused(tmp_path: Path, cert_dir: Path) -> None:
+    metrics_port = free_port()
     with guarded_server(
-        tmp_path, cert_dir, limits={**TEST_LIMITS, "max_connections": 5, "body_timeout_seconds": 4.0}
+        tmp_path,
+        cert_dir,
+        limits={**TEST_LIMITS, "max_connections": 5, "body_timeout_seconds": 4.0},
+        metrics_address=f"127.0.0.1:{metrics_port}",
     ) as server:
         tls = server.client_tls()
         busy = []
@@ -236,7 +261,11 @@ async def test_when_every_connection_is_busy_a_new_one_is_refused(tmp_path: Path
             reader, writer = await open_tls(server.port, tls)
             writer.write(request_head(len(body), port=server.port) + body[:20])
             busy.append((reader, writer))
-        await asyncio.sleep(0.5)
+
+        async def all_busy() -> bool:  # each request's handler reads its body: none is idle
+            return await requests_in_flight(metrics_port) == len(busy)
+
+        assert await eventually(all_busy, timeout=MET_WITHIN), "the busy requests never reached a handler"
         reader, writer = await open_tls(server.port, tls)
         took = await closed_by_server(reader, MET_WITHIN)
         assert took < 2.0  # refused at once, not at a deadline
