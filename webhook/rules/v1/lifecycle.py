@@ -93,7 +93,9 @@ def created_meta_errors(metadata: Any, *, namespaced: bool) -> ErrorList:
     `ValidateObjectMetaAccessor(meta, namespaced, validatePathSegment, ...)`. After a kind's own
     `ValidateObjectMeta` found nothing, only a generateName can fail it: `maskTrailingDash` drops the
     byte before a final '-', so a '/' or '%' there passes the kind's DNS name check, yet it is no path
-    segment prefix (`content.IsPathSegmentPrefix`)."""
+    segment prefix (`content.IsPathSegmentPrefix`). A strategy embedding `rest.DeclarativeValidation`
+    returns its hand-written errors alone, so the check runs when those are empty and goes through the
+    merge like them; every v1 kind is taken to embed it, as `updated_with_common_fields` does."""
     return meta.validate_object_meta(
         metadata, namespaced=namespaced, name_fn=path_segment_name, release=KUBERNETES_1_37, core_checks=False
     )

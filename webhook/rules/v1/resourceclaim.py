@@ -77,8 +77,9 @@ def validate_claim(claim: Obj) -> ErrorList:
     claim = defaulted_claim(claim)
     handwritten = meta.validate_object_meta(claim.get("metadata"), namespaced=True, release=RELEASE)
     handwritten += validate_claim_spec(mapping(claim.get("spec")), _SPEC)
-    errs = merge_validations(handwritten, declared.validate_resource_claim(claim, None))
-    return errs or created_meta_errors(claim.get("metadata"), namespaced=True)
+    if not handwritten:
+        handwritten = created_meta_errors(claim.get("metadata"), namespaced=True)
+    return merge_validations(handwritten, declared.validate_resource_claim(claim, None))
 
 
 def validate_claim_update(new: Obj, old: Obj) -> ErrorList:

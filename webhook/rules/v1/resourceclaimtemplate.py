@@ -54,8 +54,9 @@ def validate_claim_template(template: Obj) -> ErrorList:
     """Create: `ValidateResourceClaimTemplate` merged with `Validate_ResourceClaimTemplate`."""
     template = defaulted_template(template)
     handwritten = validate_resource_claim_template(template)
-    errs = merge_validations(handwritten, declared.validate_resource_claim_template(template, None))
-    return errs or created_meta_errors(template.get("metadata"), namespaced=True)
+    if not handwritten:
+        handwritten = created_meta_errors(template.get("metadata"), namespaced=True)
+    return merge_validations(handwritten, declared.validate_resource_claim_template(template, None))
 
 
 def validate_claim_template_update(new: Obj, old: Obj) -> ErrorList:
