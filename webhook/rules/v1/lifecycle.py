@@ -40,6 +40,7 @@ from webhook.field import ErrorList, ErrorType, FieldError, Stability
 from webhook.release import KUBERNETES_1_37
 from webhook.rules import meta
 from webhook.rules.names import path_segment_name
+from webhook.rules.values import mapping, text
 
 # Rewrites a declarative error's field before it is compared (`field.NormalizationRule`): the
 # v1beta1 shape reports request fields without `exactly`. Identity for v1.
@@ -95,7 +96,13 @@ def created_meta_errors(metadata: Any, *, namespaced: bool) -> ErrorList:
     byte before a final '-', so a '/' or '%' there passes the kind's DNS name check, yet it is no path
     segment prefix (`content.IsPathSegmentPrefix`). A strategy embedding `rest.DeclarativeValidation`
     returns its hand-written errors alone, so the check runs when those are empty and goes through the
-    merge like them; every v1 kind is taken to embed it, as `updated_with_common_fields` does."""
+    merge like them; every v1 kind is taken to embed it, as `updated_with_common_fields` does.
+
+    Called only when the kind's own metadata check found nothing, it can find something only in a
+    generateName: the rest is the same check (`validateObjectMetaAccessorWithOptsCommon`) and every
+    v1 kind's name check, a DNS subdomain, is stricter than a path segment name."""
+    if not text(mapping(metadata).get("generateName")):
+        return []
     return meta.validate_object_meta(
         metadata, namespaced=namespaced, name_fn=path_segment_name, release=KUBERNETES_1_37, core_checks=False
     )
