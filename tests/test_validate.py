@@ -373,6 +373,29 @@ def test_an_update_gets_the_fields_the_api_server_fills_from_the_stored_object()
     assert "uid" not in new["metadata"]  # the manifest itself is left alone
 
 
+@pytest.mark.parametrize(
+    ("sent", "stored", "validated"),
+    [
+        (None, 0, 0),  # a terminating object with finalizers: the stored 0 is kept
+        (0, 30, 0),  # a 0 sent is a value: the API server leaves it (and reports the change)
+        (None, 30, 30),
+        (5, None, 5),
+        (None, None, None),
+    ],
+)
+def test_deletion_grace_period_is_taken_from_the_stored_object_only_when_nil(
+    sent: int | None, stored: int | None, validated: int | None
+) -> None:
+    """BeforeUpdate (apiserver v0.37.0-beta.0 pkg/registry/rest/update.go lines 150-153): the stored
+    deletionGracePeriodSeconds is used when the stored one is non-nil and the new one nil."""
+    old, new = claim(), claim()
+    if stored is not None:
+        old["metadata"]["deletionGracePeriodSeconds"] = stored
+    if sent is not None:
+        new["metadata"]["deletionGracePeriodSeconds"] = sent
+    assert server_filled_update(new, old)["metadata"].get("deletionGracePeriodSeconds") == validated
+
+
 def test_what_the_client_sent_wins_where_the_api_server_keeps_it() -> None:
     old, new = claim(), claim()
     new["metadata"].update(uid="mine", resourceVersion="5")

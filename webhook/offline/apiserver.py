@@ -89,10 +89,13 @@ def server_filled_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> dict
             metadata[name] = old_metadata[name]
         else:
             metadata.pop(name, None)
-    # Filled only when the client sent none.
-    for name in ("uid", "deletionGracePeriodSeconds"):
-        if not metadata.get(name) and old_metadata.get(name):
-            metadata[name] = old_metadata[name]
+    # Filled only when the client sent none: an empty uid, a nil deletionGracePeriodSeconds (a 0 sent or
+    # stored is a value, as it is for an object with finalizers being deleted).
+    if not metadata.get("uid") and old_metadata.get("uid"):
+        metadata["uid"] = old_metadata["uid"]
+    stored_grace = old_metadata.get("deletionGracePeriodSeconds")
+    if metadata.get("deletionGracePeriodSeconds") is None and stored_grace is not None:
+        metadata["deletionGracePeriodSeconds"] = stored_grace
     # An unconditional update (no resourceVersion sent) is given the stored one; a stored object
     # always has one, so an old manifest without it stands for version "1".
     if not metadata.get("resourceVersion"):

@@ -279,7 +279,12 @@ def _validate_immutable_metadata(
         if not _same_json(new.get(key), old.get(key)):
             new_text = text(new.get(key))
             if new_text != text(old.get(key)):
-                errs.append(invalid(path.child(key), new_text, FIELD_IMMUTABLE_MSG))
+                bad_text: Any = new_text
+                if key == "uid" and release.object_meta_1_36:
+                    # GetUID() is a types.UID, a named string type: ErrorBody (0.34+) prints it with
+                    # json.Marshal ('<', '>', '&' and control characters escaped), not %q.
+                    bad_text = GoText(go_json(new_text))
+                errs.append(invalid(path.child(key), bad_text, FIELD_IMMUTABLE_MSG))
     # creationTimestamp is a metav1.Time (a struct): absent or null is the zero time. The same
     # text on both sides reads as the same time: only different texts need parsing.
     if not _same_value(new.get("creationTimestamp"), old.get("creationTimestamp")):

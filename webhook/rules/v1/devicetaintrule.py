@@ -27,7 +27,7 @@ from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.v1 import RELEASE, declared, resource_v1
 from webhook.rules.v1.allocation import validate_conditions
 from webhook.rules.v1.devicetaints import validate_device_taint
-from webhook.rules.v1.lifecycle import merge_validations, updated_with_common_fields
+from webhook.rules.v1.lifecycle import created_meta_errors, merge_validations, updated_with_common_fields
 from webhook.rules.v1.names import validate_device_name, validate_driver_name, validate_pool_name
 from webhook.rules.values import mapping, optional_mapping, sequence, text
 
@@ -42,6 +42,8 @@ def validate_device_taint_rule(rule: Obj) -> ErrorList:
     """Create: `ValidateDeviceTaintRule` merged with `Validate_DeviceTaintRule`."""
     handwritten = meta.validate_object_meta(rule.get("metadata"), namespaced=False, release=RELEASE)
     handwritten += _validate_spec(mapping(rule.get("spec")), None, _SPEC)
+    if not handwritten:
+        handwritten = created_meta_errors(rule.get("metadata"), namespaced=False)
     return merge_validations(handwritten, declared.validate_device_taint_rule(rule, None))
 
 

@@ -39,6 +39,8 @@ from typing import Any
 from webhook.field import ErrorList, ErrorType, FieldError, Stability
 from webhook.release import KUBERNETES_1_37
 from webhook.rules import meta
+from webhook.rules.names import path_segment_name
+from webhook.rules.values import mapping, text
 
 # Rewrites a declarative error's field before it is compared (`field.NormalizationRule`): the
 # v1beta1 shape reports request fields without `exactly`. Identity for v1.
@@ -83,6 +85,26 @@ def updated_with_common_fields(new_meta: Any, old_meta: Any, *, namespaced: bool
     these first in its hand-written errors."""
     return meta.validate_common_update_fields(
         new_meta, old_meta, namespaced=namespaced, release=KUBERNETES_1_37
+    )
+
+
+def created_meta_errors(metadata: Any, *, namespaced: bool) -> ErrorList:
+    """What the REST layer checks on every create once the strategy's `Validate` found nothing
+    (apiserver `pkg/registry/rest/create.go` `ValidateCreate`, v0.37.0-beta.0 lines 145-160):
+    `ValidateObjectMetaAccessor(meta, namespaced, validatePathSegment, ...)`. After a kind's own
+    `ValidateObjectMeta` found nothing, only a generateName can fail it: `maskTrailingDash` drops the
+    byte before a final '-', so a '/' or '%' there passes the kind's DNS name check, yet it is no path
+    segment prefix (`content.IsPathSegmentPrefix`). A strategy embedding `rest.DeclarativeValidation`
+    returns its hand-written errors alone, so the check runs when those are empty and goes through the
+    merge like them; every v1 kind is taken to embed it, as `updated_with_common_fields` does.
+
+    Called only when the kind's own metadata check found nothing, it can find something only in a
+    generateName: the rest is the same check (`validateObjectMetaAccessorWithOptsCommon`) and every
+    v1 kind's name check, a DNS subdomain, is stricter than a path segment name."""
+    if not text(mapping(metadata).get("generateName")):
+        return []
+    return meta.validate_object_meta(
+        metadata, namespaced=namespaced, name_fn=path_segment_name, release=KUBERNETES_1_37, core_checks=False
     )
 
 

@@ -48,7 +48,7 @@ from webhook.rules.v1.allocation import (
 from webhook.rules.v1.claimspec import validate_claim_spec
 from webhook.rules.v1.defaults import defaulted_claim_spec, defaulted_claim_status
 from webhook.rules.v1.devices import gather_request_names
-from webhook.rules.v1.lifecycle import merge_validations, updated_with_common_fields
+from webhook.rules.v1.lifecycle import created_meta_errors, merge_validations, updated_with_common_fields
 from webhook.rules.values import mapping, optional_mapping, sequence
 
 _SPEC = ROOT.child("spec")
@@ -77,6 +77,8 @@ def validate_claim(claim: Obj) -> ErrorList:
     claim = defaulted_claim(claim)
     handwritten = meta.validate_object_meta(claim.get("metadata"), namespaced=True, release=RELEASE)
     handwritten += validate_claim_spec(mapping(claim.get("spec")), _SPEC)
+    if not handwritten:
+        handwritten = created_meta_errors(claim.get("metadata"), namespaced=True)
     return merge_validations(handwritten, declared.validate_resource_claim(claim, None))
 
 

@@ -26,7 +26,7 @@ from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.v1 import RELEASE, declared, gojson, resource_v1, shapes
 from webhook.rules.v1.claimspec import validate_claim_spec
 from webhook.rules.v1.defaults import defaulted_claim_spec
-from webhook.rules.v1.lifecycle import merge_validations, updated_with_common_fields
+from webhook.rules.v1.lifecycle import created_meta_errors, merge_validations, updated_with_common_fields
 from webhook.rules.values import mapping
 
 _SPEC = ROOT.child("spec")
@@ -54,6 +54,8 @@ def validate_claim_template(template: Obj) -> ErrorList:
     """Create: `ValidateResourceClaimTemplate` merged with `Validate_ResourceClaimTemplate`."""
     template = defaulted_template(template)
     handwritten = validate_resource_claim_template(template)
+    if not handwritten:
+        handwritten = created_meta_errors(template.get("metadata"), namespaced=True)
     return merge_validations(handwritten, declared.validate_resource_claim_template(template, None))
 
 

@@ -34,7 +34,7 @@ from webhook.rules.nodeselector import validate_node_selector
 from webhook.rules.v1 import RELEASE, declared, resource_v1
 from webhook.rules.v1.devices import too_many, validate_set
 from webhook.rules.v1.gojson import DEVICE_ATTRIBUTE, NODE_SELECTOR_TERMS, go_encoded
-from webhook.rules.v1.lifecycle import merge_validations, updated_with_common_fields
+from webhook.rules.v1.lifecycle import created_meta_errors, merge_validations, updated_with_common_fields
 from webhook.rules.v1.names import validate_driver_name, validate_fully_qualified_name, validate_pool_name
 from webhook.rules.v1.slicedevices import device_flags, validate_counter_set, validate_device
 from webhook.rules.values import integer, mapping, sequence, text
@@ -71,6 +71,8 @@ def validate_resource_slice(resource_slice: Obj) -> ErrorList:
     handwritten += validate_resource_slice_spec(
         spec, None, _SPEC, usual_attributes=usual, plain_devices=plain
     )
+    if not handwritten:
+        handwritten = created_meta_errors(resource_slice.get("metadata"), namespaced=False)
     declarative = declared.validate_resource_slice(
         resource_slice, None, usual_attributes=usual, plain_devices=plain
     )
