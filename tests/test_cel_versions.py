@@ -38,7 +38,8 @@ def errors_of(expression: str, release: Release, *, stored: bool = False) -> lis
 
 
 def go_quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    quoted = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{quoted}"'
 
 
 def invalid(expression: str, detail: str) -> list[tuple[ErrorType, str, str]]:
@@ -302,6 +303,24 @@ FAILURES = [
         False,
         "{'a': 1}.all(k, k, true)",
         "ERROR: <input>:1:17: duplicate variable name: k\n | {'a': 1}.all(k, k, true)\n | ................^",
+    ),
+    (
+        KUBERNETES_1_37,
+        False,
+        'device.driver == "a\n|| true',  # antlr4-go lexer.go: the unmatched text as it is, not escaped
+        "ERROR: <input>:1:18: Syntax error: token recognition error at: '\"a\n'\n"
+        ' | device.driver == "a\n | .................^\n'
+        f"ERROR: <input>:2:1: Syntax error: extraneous input '||' expecting {EXPECTING_EXPR}\n"
+        " | || true\n | ^",
+    ),
+    (
+        KUBERNETES_1_31,
+        False,
+        'device.driver == "a\tb',  # the tab stays a tab in the message (the snippet shows a space)
+        "ERROR: <input>:1:18: Syntax error: token recognition error at: '\"a\tb'\n"
+        ' | device.driver == "a b\n | .................^\n'
+        f"ERROR: <input>:1:22: Syntax error: mismatched input '<EOF>' expecting {EXPECTING_EXPR}\n"
+        ' | device.driver == "a b\n | .....................^',
     ),
     (
         KUBERNETES_1_37,

@@ -134,6 +134,12 @@ class Syntax:
 
     grammar: str = "v0.17"
     macros: frozenset[str] = frozenset()
+    # How a lexer error quotes the text it could not match. The Go runtime puts it in as it is
+    # (antlr4-go v4.13.0 and v4.13.1 `lexer.go` `notifyListeners`: "token recognition error at: '"
+    # + text + "'"), the Python runtime writes a newline, tab or carriage return as ``\n``, ``\t``,
+    # ``\r``. True for Go's text (1.31, 1.37); False keeps the escaped text the 1.30 port has
+    # always given (its answers do not change).
+    raw_lexer_errors: bool = False
 
     @property
     def modern(self) -> bool:
@@ -208,7 +214,7 @@ def _parse_once(
 ) -> ParsedExpression | None:
     """One ANTLR parse into `errors`; raises `_Abort` when a limit is reached."""
     builder = _Builder(errors.source, errors, limits.recursion_depth, syntax)
-    lexer = (CELLexer27 if syntax.modern else CELLexer)(InputStream(text))
+    lexer = _lexer_class(syntax)(InputStream(text))
     lexer.removeErrorListeners()
     lexer.addErrorListener(builder)
     parser: Any = (_LimitedParser27 if syntax.modern else _LimitedParser)(CommonTokenStream(lexer))
@@ -228,6 +234,26 @@ def _parse_once(
     if errors:
         return None
     return ParsedExpression(expr, builder.positions, errors.source)
+
+
+class _GoLexer(CELLexer):
+    """The v0.17 lexer reporting an unmatched text as the Go runtime does: as it is."""
+
+    def getErrorDisplay(self, s: str) -> str:
+        return s
+
+
+class _GoLexer27(CELLexer27):
+    """`_GoLexer` for the v0.27 grammar."""
+
+    def getErrorDisplay(self, s: str) -> str:
+        return s
+
+
+def _lexer_class(syntax: Syntax) -> Any:
+    if syntax.modern:
+        return _GoLexer27 if syntax.raw_lexer_errors else CELLexer27
+    return _GoLexer if syntax.raw_lexer_errors else CELLexer
 
 
 class _LimitedParser(_GeneratedParser):
