@@ -619,7 +619,11 @@ def device_selector_environment_1_31(*, stored: bool) -> Environment:
     """Kubernetes 1.31 (`dynamic-resource-allocation` v0.31.0 `cel/compile.go`, cel-go v0.20.1):
     the base set, then `device` (driver, attributes of the unknown type `any`, capacity), DRA's
     semver library and ext.Bindings (``cel.bind``)."""
-    env = Environment(syntax=Syntax(grammar="v0.17", macros=frozenset({"bind"}), raw_lexer_errors=True))
+    env = Environment(
+        syntax=Syntax(
+            grammar="v0.17", macros=frozenset({"bind"}), raw_lexer_errors=True, has_error_at_argument=True
+        )
+    )
     _kubernetes_base_1_31(env, stored=stored)
     _dra_device(
         env,
@@ -639,7 +643,12 @@ def device_selector_environment_1_37(*, stored: bool) -> Environment:
     StoredExpressions holds every option whatever its gate: the lists library version 1 (with
     `includes`) and the newest device type, whose attribute values are `dyn`.
     """
-    modern = Syntax(grammar="v0.27", macros=frozenset({"bind", "two_var", "sort_by"}), raw_lexer_errors=True)
+    modern = Syntax(
+        grammar="v0.27",
+        macros=frozenset({"bind", "two_var", "sort_by"}),
+        raw_lexer_errors=True,
+        has_error_at_argument=True,
+    )
     env = Environment(syntax=modern)
     _standard(env)
     _kubernetes_base(env)  # URLs, regex, lists (v0 and v1 declare the same), authz, quantity

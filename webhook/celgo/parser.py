@@ -140,6 +140,9 @@ class Syntax:
     # ``\r``. True for Go's text (1.31, 1.37); False keeps the escaped text the 1.30 port has
     # always given (its answers do not change).
     raw_lexer_errors: bool = False
+    # Where ``has()`` of something other than a field selection is reported: at its argument, as
+    # cel-go does (True: 1.31, 1.37), or at the call, as the 1.30 port always has (False).
+    has_error_at_argument: bool = False
 
     @property
     def modern(self) -> bool:
