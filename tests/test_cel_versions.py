@@ -337,6 +337,19 @@ FAILURES = [
     ),
     (
         KUBERNETES_1_37,
+        False,
+        "device.driver == '\\udead'",  # cel-go v0.27 unescape.go: !utf8.ValidRune; parser_test.go
+        "ERROR: <input>:1:18: invalid unicode code point\n | device.driver == '\\udead'\n | .................^",
+    ),
+    (
+        KUBERNETES_1_37,
+        False,
+        'device.driver == "\\U00110000"',
+        "ERROR: <input>:1:18: invalid unicode code point\n"
+        ' | device.driver == "\\U00110000"\n | .................^',
+    ),
+    (
+        KUBERNETES_1_37,
         True,
         'device.driver + 1 == "a"',
         "ERROR: <input>:1:15: found no matching overload for '_+_' applied to '(string, int)'\n"
@@ -351,6 +364,16 @@ def test_a_selector_that_does_not_compile_is_invalid_with_cel_go_issues(
 ) -> None:
     assert errors_of(expression, release, stored=stored) == invalid(
         expression, f"compilation failed: {issues}"
+    )
+
+
+def test_1_31_unescapes_a_surrogate_half_as_the_replacement_character() -> None:
+    # cel-go v0.20.1 parser/unescape.go checks only `v > utf8.MaxRune`; the rune is encoded as U+FFFD.
+    assert errors_of("device.driver == '\\udead'", KUBERNETES_1_31) == []
+    assert errors_of('device.driver == "\\U00110000"', KUBERNETES_1_31) == invalid(
+        'device.driver == "\\U00110000"',
+        "compilation failed: ERROR: <input>:1:18: unable to unescape string\n"
+        ' | device.driver == "\\U00110000"\n | .................^',
     )
 
 

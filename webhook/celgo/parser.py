@@ -705,7 +705,7 @@ class _Builder(ErrorListener):  # type: ignore[misc]
 
     def _visit_quoted(self, ctx: Any, text: str, *, is_bytes: bool) -> ast.Expr:
         try:
-            value: object = unescape(text, is_bytes=is_bytes)
+            value: object = unescape(text, is_bytes=is_bytes, valid_runes_only=self.syntax.modern)
         except ValueError as err:
             self.report_error(ctx, str(err))
             value = text.encode() if is_bytes else text
