@@ -377,6 +377,86 @@ def test_1_31_unescapes_a_surrogate_half_as_the_replacement_character() -> None:
     )
 
 
+# cel-go ext/formatting.go `stringFormatValidator` (v0.20.1 for 1.31, v0.27.0 for 1.37): a literal
+# format string with a list literal of arguments is checked at compile time.
+STRING_FORMAT_ERRORS = [
+    (
+        '"%d".format(["a"]) == device.driver',
+        13,
+        "error during formatting: decimal clause can only be used on integers, was given string",
+    ),
+    ('"%s %s".format(["a"]) == device.driver', 14, "index 1 out of range"),
+    (
+        '"%s".format(["a", "b"]) == device.driver',
+        11,
+        "too many arguments supplied to string.format (expected 1, got 2)",
+    ),
+    (
+        '"%q".format([1]) == device.driver',
+        11,
+        'could not parse formatting clause: unrecognized formatting clause "q"',
+    ),
+    (
+        '"%.f".format([1.0]) == device.driver',
+        12,
+        "could not parse formatting clause: error while parsing precision: error while converting "
+        'precision to integer: strconv.Atoi: parsing "": invalid syntax',
+    ),
+    (
+        '"%.3".format([1.0]) == device.driver',
+        12,
+        "could not parse formatting clause: error while parsing precision: "
+        "could not find end of precision specifier",
+    ),
+    ('"%".format([1]) == device.driver', 10, "unexpected end of string"),
+    (
+        '"%x".format([1.0]) == device.driver',
+        13,
+        "error during formatting: only integers, byte buffers, and strings can be formatted as hex, "
+        "was given double",
+    ),
+    (
+        '"%s".format([device.capacity["a"].b]) == device.driver',
+        33,
+        "error during formatting: string clause can only be used on strings, bools, bytes, ints, "
+        "doubles, maps, lists, types, durations, and timestamps, was given kubernetes.Quantity",
+    ),
+    (
+        '"%s".format([device.attributes["a"].b]) == device.driver',  # `any` is no `dyn`
+        35,
+        "error during formatting: string clause can only be used on strings, bools, bytes, ints, "
+        "doubles, maps, lists, types, durations, and timestamps, was given google.protobuf.Any",
+    ),
+]
+
+
+@pytest.mark.parametrize("release", [KUBERNETES_1_31, KUBERNETES_1_37])
+@pytest.mark.parametrize(("expression", "column", "message"), STRING_FORMAT_ERRORS)
+def test_a_literal_format_string_is_checked_against_its_arguments(
+    release: Release, expression: str, column: int, message: str
+) -> None:
+    issues = f"ERROR: <input>:1:{column + 1}: {message}\n | {expression}\n | {'.' * column}^"
+    assert errors_of(expression, release) == invalid(expression, f"compilation failed: {issues}")
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        '"%.2f %d %s %%".format([1.0, 2, "x"]) == device.driver',
+        '"%d".format([dyn("a")]) == device.driver',  # dyn passes every clause
+        'device.driver.format([1]) == "a"',  # not a literal format string
+        '"%d".format(["a"] + ["b"]) == device.driver',  # not a list literal
+    ],
+)
+def test_a_format_call_the_validator_accepts_or_does_not_check(expression: str) -> None:
+    assert errors_of(expression, KUBERNETES_1_37) == []
+
+
+def test_1_30_has_no_string_format_validator() -> None:
+    # cel-go v0.17.8 (Kubernetes 1.30) has no `stringFormatValidator`.
+    assert compile_selector('"%d".format(["a"]) == "1"', environment="1.30").detail is None
+
+
 def test_the_1_31_stored_environment_adds_the_libraries_introduced_at_1_31() -> None:
     expression = 'format.named("dns1123Label").hasValue()'
     assert errors_of(expression, KUBERNETES_1_31, stored=True) == []

@@ -66,6 +66,8 @@ class Environment:
     structs: dict[str, dict[str, CelType]] = field(default_factory=dict)
     # How expressions are parsed (cel-go version, macro libraries).
     syntax: Syntax = SYNTAX_V0_17
+    # Whether ext.Strings validates `format` calls at compile time (cel-go v0.20 on: 1.31, 1.37).
+    string_format_validator: bool = False
 
     def add_function(self, name: str, *overloads: Overload) -> None:
         self.functions.setdefault(name, Function(name)).merge(list(overloads))
@@ -624,6 +626,7 @@ def device_selector_environment_1_31(*, stored: bool) -> Environment:
             grammar="v0.17", macros=frozenset({"bind"}), raw_lexer_errors=True, has_error_at_argument=True
         )
     )
+    env.string_format_validator = True
     _kubernetes_base_1_31(env, stored=stored)
     _dra_device(
         env,
@@ -649,7 +652,7 @@ def device_selector_environment_1_37(*, stored: bool) -> Environment:
         raw_lexer_errors=True,
         has_error_at_argument=True,
     )
-    env = Environment(syntax=modern)
+    env = Environment(syntax=modern, string_format_validator=True)
     _standard(env)
     _kubernetes_base(env)  # URLs, regex, lists (v0 and v1 declare the same), authz, quantity
     if stored:
