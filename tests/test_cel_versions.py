@@ -457,6 +457,23 @@ def test_1_30_has_no_string_format_validator() -> None:
     assert compile_selector('"%d".format(["a"]) == "1"', environment="1.30").detail is None
 
 
+@pytest.mark.parametrize("environment", ["1.31", "1.37"])
+def test_a_no_viable_alternative_error_lexes_no_further_than_go_does(environment: str) -> None:
+    # antlr4-go common_token_stream.go GetTextFromInterval: c.Sync(interval.Stop), not a Fill of
+    # the whole input as Python's BufferedTokenStream.getText does: the `$` after the point where
+    # the parse gives up is never lexed, hence never reported.
+    aborted = compile_selector("1.'b' + " * 40 + "$", environment=environment).detail
+    assert aborted is not None and "error recovery attempt limit exceeded: 30" in aborted
+    assert "'$'" not in aborted
+    # The error comes before the lexer errors that follow it, and is one of the 100 reported.
+    flooded = compile_selector("a.'b' " + "$ " * 120, environment=environment).detail
+    assert flooded is not None
+    assert flooded.startswith(
+        "compilation failed: ERROR: <input>:1:3: Syntax error: no viable alternative at input '.'b''\n"
+    )
+    assert flooded.endswith("\n1 more errors were truncated")
+
+
 def test_the_1_31_stored_environment_adds_the_libraries_introduced_at_1_31() -> None:
     expression = 'format.named("dns1123Label").hasValue()'
     assert errors_of(expression, KUBERNETES_1_31, stored=True) == []

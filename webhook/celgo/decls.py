@@ -623,7 +623,7 @@ def device_selector_environment_1_31(*, stored: bool) -> Environment:
     semver library and ext.Bindings (``cel.bind``)."""
     env = Environment(
         syntax=Syntax(
-            grammar="v0.17", macros=frozenset({"bind"}), raw_lexer_errors=True, has_error_at_argument=True
+            grammar="v0.17", macros=frozenset({"bind"}), go_antlr_runtime=True, has_error_at_argument=True
         )
     )
     env.string_format_validator = True
@@ -649,7 +649,7 @@ def device_selector_environment_1_37(*, stored: bool) -> Environment:
     modern = Syntax(
         grammar="v0.27",
         macros=frozenset({"bind", "two_var", "sort_by"}),
-        raw_lexer_errors=True,
+        go_antlr_runtime=True,
         has_error_at_argument=True,
     )
     env = Environment(syntax=modern, string_format_validator=True)
