@@ -38,7 +38,8 @@ def errors_of(expression: str, release: Release, *, stored: bool = False) -> lis
 
 
 def go_quote(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    quoted = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+    return f'"{quoted}"'
 
 
 def invalid(expression: str, detail: str) -> list[tuple[ErrorType, str, str]]:
@@ -305,6 +306,50 @@ FAILURES = [
     ),
     (
         KUBERNETES_1_37,
+        False,
+        'device.driver == "a\n|| true',  # antlr4-go lexer.go: the unmatched text as it is, not escaped
+        "ERROR: <input>:1:18: Syntax error: token recognition error at: '\"a\n'\n"
+        ' | device.driver == "a\n | .................^\n'
+        f"ERROR: <input>:2:1: Syntax error: extraneous input '||' expecting {EXPECTING_EXPR}\n"
+        " | || true\n | ^",
+    ),
+    (
+        KUBERNETES_1_31,
+        False,
+        'device.driver == "a\tb',  # the tab stays a tab in the message (the snippet shows a space)
+        "ERROR: <input>:1:18: Syntax error: token recognition error at: '\"a\tb'\n"
+        ' | device.driver == "a b\n | .................^\n'
+        f"ERROR: <input>:1:22: Syntax error: mismatched input '<EOF>' expecting {EXPECTING_EXPR}\n"
+        ' | device.driver == "a b\n | .....................^',
+    ),
+    (
+        KUBERNETES_1_37,
+        False,
+        "has(device)",  # cel-go v0.27 parser_test.go `has(m)`: at the argument, not at the call
+        "ERROR: <input>:1:5: invalid argument to has() macro\n | has(device)\n | ....^",
+    ),
+    (
+        KUBERNETES_1_31,
+        False,
+        'has(device.attributes["a"])',  # cel-go v0.20.1 MakeHas: eh.NewError(args[0].ID(), ...)
+        "ERROR: <input>:1:22: invalid argument to has() macro\n"
+        ' | has(device.attributes["a"])\n | .....................^',
+    ),
+    (
+        KUBERNETES_1_37,
+        False,
+        "device.driver == '\\udead'",  # cel-go v0.27 unescape.go: !utf8.ValidRune; parser_test.go
+        "ERROR: <input>:1:18: invalid unicode code point\n | device.driver == '\\udead'\n | .................^",
+    ),
+    (
+        KUBERNETES_1_37,
+        False,
+        'device.driver == "\\U00110000"',
+        "ERROR: <input>:1:18: invalid unicode code point\n"
+        ' | device.driver == "\\U00110000"\n | .................^',
+    ),
+    (
+        KUBERNETES_1_37,
         True,
         'device.driver + 1 == "a"',
         "ERROR: <input>:1:15: found no matching overload for '_+_' applied to '(string, int)'\n"
@@ -320,6 +365,113 @@ def test_a_selector_that_does_not_compile_is_invalid_with_cel_go_issues(
     assert errors_of(expression, release, stored=stored) == invalid(
         expression, f"compilation failed: {issues}"
     )
+
+
+def test_1_31_unescapes_a_surrogate_half_as_the_replacement_character() -> None:
+    # cel-go v0.20.1 parser/unescape.go checks only `v > utf8.MaxRune`; the rune is encoded as U+FFFD.
+    assert errors_of("device.driver == '\\udead'", KUBERNETES_1_31) == []
+    assert errors_of('device.driver == "\\U00110000"', KUBERNETES_1_31) == invalid(
+        'device.driver == "\\U00110000"',
+        "compilation failed: ERROR: <input>:1:18: unable to unescape string\n"
+        ' | device.driver == "\\U00110000"\n | .................^',
+    )
+
+
+# cel-go ext/formatting.go `stringFormatValidator` (v0.20.1 for 1.31, v0.27.0 for 1.37): a literal
+# format string with a list literal of arguments is checked at compile time.
+STRING_FORMAT_ERRORS = [
+    (
+        '"%d".format(["a"]) == device.driver',
+        13,
+        "error during formatting: decimal clause can only be used on integers, was given string",
+    ),
+    ('"%s %s".format(["a"]) == device.driver', 14, "index 1 out of range"),
+    (
+        '"%s".format(["a", "b"]) == device.driver',
+        11,
+        "too many arguments supplied to string.format (expected 1, got 2)",
+    ),
+    (
+        '"%q".format([1]) == device.driver',
+        11,
+        'could not parse formatting clause: unrecognized formatting clause "q"',
+    ),
+    (
+        '"%.f".format([1.0]) == device.driver',
+        12,
+        "could not parse formatting clause: error while parsing precision: error while converting "
+        'precision to integer: strconv.Atoi: parsing "": invalid syntax',
+    ),
+    (
+        '"%.3".format([1.0]) == device.driver',
+        12,
+        "could not parse formatting clause: error while parsing precision: "
+        "could not find end of precision specifier",
+    ),
+    ('"%".format([1]) == device.driver', 10, "unexpected end of string"),
+    (
+        '"%x".format([1.0]) == device.driver',
+        13,
+        "error during formatting: only integers, byte buffers, and strings can be formatted as hex, "
+        "was given double",
+    ),
+    (
+        '"%s".format([device.capacity["a"].b]) == device.driver',
+        33,
+        "error during formatting: string clause can only be used on strings, bools, bytes, ints, "
+        "doubles, maps, lists, types, durations, and timestamps, was given kubernetes.Quantity",
+    ),
+    (
+        '"%s".format([device.attributes["a"].b]) == device.driver',  # `any` is no `dyn`
+        35,
+        "error during formatting: string clause can only be used on strings, bools, bytes, ints, "
+        "doubles, maps, lists, types, durations, and timestamps, was given google.protobuf.Any",
+    ),
+]
+
+
+@pytest.mark.parametrize("release", [KUBERNETES_1_31, KUBERNETES_1_37])
+@pytest.mark.parametrize(("expression", "column", "message"), STRING_FORMAT_ERRORS)
+def test_a_literal_format_string_is_checked_against_its_arguments(
+    release: Release, expression: str, column: int, message: str
+) -> None:
+    issues = f"ERROR: <input>:1:{column + 1}: {message}\n | {expression}\n | {'.' * column}^"
+    assert errors_of(expression, release) == invalid(expression, f"compilation failed: {issues}")
+
+
+@pytest.mark.parametrize(
+    "expression",
+    [
+        '"%.2f %d %s %%".format([1.0, 2, "x"]) == device.driver',
+        '"%d".format([dyn("a")]) == device.driver',  # dyn passes every clause
+        'device.driver.format([1]) == "a"',  # not a literal format string
+        '"%d".format(["a"] + ["b"]) == device.driver',  # not a list literal
+    ],
+)
+def test_a_format_call_the_validator_accepts_or_does_not_check(expression: str) -> None:
+    assert errors_of(expression, KUBERNETES_1_37) == []
+
+
+def test_1_30_has_no_string_format_validator() -> None:
+    # cel-go v0.17.8 (Kubernetes 1.30) has no `stringFormatValidator`.
+    assert compile_selector('"%d".format(["a"]) == "1"', environment="1.30").detail is None
+
+
+@pytest.mark.parametrize("environment", ["1.31", "1.37"])
+def test_a_no_viable_alternative_error_lexes_no_further_than_go_does(environment: str) -> None:
+    # antlr4-go common_token_stream.go GetTextFromInterval: c.Sync(interval.Stop), not a Fill of
+    # the whole input as Python's BufferedTokenStream.getText does: the `$` after the point where
+    # the parse gives up is never lexed, hence never reported.
+    aborted = compile_selector("1.'b' + " * 40 + "$", environment=environment).detail
+    assert aborted is not None and "error recovery attempt limit exceeded: 30" in aborted
+    assert "'$'" not in aborted
+    # The error comes before the lexer errors that follow it, and is one of the 100 reported.
+    flooded = compile_selector("a.'b' " + "$ " * 120, environment=environment).detail
+    assert flooded is not None
+    assert flooded.startswith(
+        "compilation failed: ERROR: <input>:1:3: Syntax error: no viable alternative at input '.'b''\n"
+    )
+    assert flooded.endswith("\n1 more errors were truncated")
 
 
 def test_the_1_31_stored_environment_adds_the_libraries_introduced_at_1_31() -> None:

@@ -61,7 +61,9 @@ def compile_expression(text: str, env: Environment, deadline: Deadline | None = 
     types = checked.run()
     if errors:
         return Compilation(None, errors.display())
-    validators.validate(parsed, types, errors)
+    validators.validate(
+        parsed, types, errors, overloads=checked.overload_ids, string_format=env.string_format_validator
+    )
     if errors:
         return Compilation(None, errors.display())
     return Compilation(

@@ -66,6 +66,8 @@ class Environment:
     structs: dict[str, dict[str, CelType]] = field(default_factory=dict)
     # How expressions are parsed (cel-go version, macro libraries).
     syntax: Syntax = SYNTAX_V0_17
+    # Whether ext.Strings validates `format` calls at compile time (cel-go v0.20 on: 1.31, 1.37).
+    string_format_validator: bool = False
 
     def add_function(self, name: str, *overloads: Overload) -> None:
         self.functions.setdefault(name, Function(name)).merge(list(overloads))
@@ -619,7 +621,12 @@ def device_selector_environment_1_31(*, stored: bool) -> Environment:
     """Kubernetes 1.31 (`dynamic-resource-allocation` v0.31.0 `cel/compile.go`, cel-go v0.20.1):
     the base set, then `device` (driver, attributes of the unknown type `any`, capacity), DRA's
     semver library and ext.Bindings (``cel.bind``)."""
-    env = Environment(syntax=Syntax(grammar="v0.17", macros=frozenset({"bind"})))
+    env = Environment(
+        syntax=Syntax(
+            grammar="v0.17", macros=frozenset({"bind"}), go_antlr_runtime=True, has_error_at_argument=True
+        )
+    )
+    env.string_format_validator = True
     _kubernetes_base_1_31(env, stored=stored)
     _dra_device(
         env,
@@ -639,8 +646,13 @@ def device_selector_environment_1_37(*, stored: bool) -> Environment:
     StoredExpressions holds every option whatever its gate: the lists library version 1 (with
     `includes`) and the newest device type, whose attribute values are `dyn`.
     """
-    modern = Syntax(grammar="v0.27", macros=frozenset({"bind", "two_var", "sort_by"}))
-    env = Environment(syntax=modern)
+    modern = Syntax(
+        grammar="v0.27",
+        macros=frozenset({"bind", "two_var", "sort_by"}),
+        go_antlr_runtime=True,
+        has_error_at_argument=True,
+    )
+    env = Environment(syntax=modern, string_format_validator=True)
     _standard(env)
     _kubernetes_base(env)  # URLs, regex, lists (v0 and v1 declare the same), authz, quantity
     if stored:

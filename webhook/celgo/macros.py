@@ -109,7 +109,11 @@ def _has(f: MacroFactory, target: ast.Expr | None, args: list[ast.Expr]) -> ast.
     arg = args[0]
     if isinstance(arg, ast.Select):
         return ast.Select(f.next_id(), arg.operand, arg.field, test_only=True)
-    raise MacroError("invalid argument to has() macro")
+    # cel-go (v0.17.8 to v0.27.0, parser/macro.go MakeHas): eh.NewError(args[0].ID(), ...), at the
+    # argument; the 1.30 port reports it at the call and keeps doing so.
+    raise MacroError(
+        "invalid argument to has() macro", f.location_of(arg) if f.syntax.has_error_at_argument else None
+    )
 
 
 def _quantifier_parts(

@@ -27,6 +27,7 @@ from antlr4.dfa.DFA import DFA  # type: ignore[import-untyped]
 from antlr4.error.ErrorListener import ErrorListener  # type: ignore[import-untyped]
 from antlr4.error.ErrorStrategy import DefaultErrorStrategy  # type: ignore[import-untyped]
 from antlr4.PredictionContext import PredictionContextCache  # type: ignore[import-untyped]
+from antlr4.Token import Token  # type: ignore[import-untyped]
 from antlr4.tree.Tree import ParseTreeListener  # type: ignore[import-untyped]
 
 from webhook.celgo import ast
@@ -134,6 +135,21 @@ class Syntax:
 
     grammar: str = "v0.17"
     macros: frozenset[str] = frozenset()
+    # Whether the lexer and token stream behave as the Go ANTLR runtime cel-go links (antlr4-go
+    # v4.13.0 for 1.31, v4.13.1 for 1.37) where the Python runtime differs (True: 1.31, 1.37):
+    # * a lexer error quotes the text it could not match as it is (Go `lexer.go` `notifyListeners`:
+    #   "token recognition error at: '" + text + "'"); Python writes a newline, tab or carriage
+    #   return as ``\n``, ``\t``, ``\r``;
+    # * the text of a "no viable alternative" error is read from the tokens lexed so far (Go
+    #   `common_token_stream.go` `GetTextFromInterval`: `c.Sync(interval.Stop)`); Python's
+    #   `BufferedTokenStream.getText` first lexes the whole rest of the input (`self.fill()`), so
+    #   the lexer errors after that point are reported earlier (before the error itself, counted in
+    #   the 100 syntax errors reported) or even when the parse stops before reaching them.
+    # False keeps the answers the 1.30 port has always given.
+    go_antlr_runtime: bool = False
+    # Where ``has()`` of something other than a field selection is reported: at its argument, as
+    # cel-go does (True: 1.31, 1.37), or at the call, as the 1.30 port always has (False).
+    has_error_at_argument: bool = False
 
     @property
     def modern(self) -> bool:
@@ -208,10 +224,11 @@ def _parse_once(
 ) -> ParsedExpression | None:
     """One ANTLR parse into `errors`; raises `_Abort` when a limit is reached."""
     builder = _Builder(errors.source, errors, limits.recursion_depth, syntax)
-    lexer = (CELLexer27 if syntax.modern else CELLexer)(InputStream(text))
+    lexer = _lexer_class(syntax)(InputStream(text))
     lexer.removeErrorListeners()
     lexer.addErrorListener(builder)
-    parser: Any = (_LimitedParser27 if syntax.modern else _LimitedParser)(CommonTokenStream(lexer))
+    tokens = _GoTokenStream(lexer) if syntax.go_antlr_runtime else CommonTokenStream(lexer)
+    parser: Any = (_LimitedParser27 if syntax.modern else _LimitedParser)(tokens)
     if cold:
         parser._interp = ParserATNSimulator(
             parser,
@@ -228,6 +245,44 @@ def _parse_once(
     if errors:
         return None
     return ParsedExpression(expr, builder.positions, errors.source)
+
+
+class _GoLexer(CELLexer):
+    """The v0.17 lexer reporting an unmatched text as the Go runtime does: as it is."""
+
+    def getErrorDisplay(self, s: str) -> str:
+        return s
+
+
+class _GoLexer27(CELLexer27):
+    """`_GoLexer` for the v0.27 grammar."""
+
+    def getErrorDisplay(self, s: str) -> str:
+        return s
+
+
+class _GoTokenStream(CommonTokenStream):  # type: ignore[misc]
+    """A token stream whose text between two tokens is that of antlr4-go's `GetTextFromTokens`:
+    only the tokens up to the last one are lexed (`Sync`), not the rest of the input."""
+
+    def getText(self, start: Any = None, stop: Any = None) -> str:
+        if not isinstance(start, Token) or not isinstance(stop, Token):
+            return str(super().getText(start, stop))
+        self.lazyInit()
+        self.sync(stop.tokenIndex)
+        text = []
+        for i in range(max(start.tokenIndex, 0), min(stop.tokenIndex, len(self.tokens) - 1) + 1):
+            token = self.tokens[i]
+            if token.type == Token.EOF:
+                break
+            text.append(token.text)
+        return "".join(text)
+
+
+def _lexer_class(syntax: Syntax) -> Any:
+    if syntax.modern:
+        return _GoLexer27 if syntax.go_antlr_runtime else CELLexer27
+    return _GoLexer if syntax.go_antlr_runtime else CELLexer
 
 
 class _LimitedParser(_GeneratedParser):
@@ -676,7 +731,7 @@ class _Builder(ErrorListener):  # type: ignore[misc]
 
     def _visit_quoted(self, ctx: Any, text: str, *, is_bytes: bool) -> ast.Expr:
         try:
-            value: object = unescape(text, is_bytes=is_bytes)
+            value: object = unescape(text, is_bytes=is_bytes, valid_runes_only=self.syntax.modern)
         except ValueError as err:
             self.report_error(ctx, str(err))
             value = text.encode() if is_bytes else text

@@ -7,8 +7,14 @@ _ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v
 _ESCAPES.update({c: c for c in "\\'\"`?"})
 
 
-def unescape(value: str, *, is_bytes: bool) -> str | bytes:
-    """cel-go's `unescape` (parser/unescape.go); raises ValueError with cel-go's message."""
+def unescape(value: str, *, is_bytes: bool, valid_runes_only: bool = False) -> str | bytes:
+    """cel-go's `unescape` (parser/unescape.go); raises ValueError with cel-go's message.
+
+    `valid_runes_only`: cel-go v0.27 (Kubernetes 1.37) rejects a ``\\u`` or ``\\U`` escape of a
+    surrogate half or of a number past U+10FFFF in a string with ``invalid unicode code point``
+    (`!utf8.ValidRune(v)`, parser/unescape.go line 184); cel-go v0.17-v0.20 writes U+FFFD for a
+    surrogate half and rejects only the latter, with ``unable to unescape string``.
+    """
     value = value.replace("\r\n", "\n").replace("\r", "\n")
     if len(value) < 2:
         raise ValueError("unable to unescape string")
@@ -51,6 +57,8 @@ def unescape(value: str, *, is_bytes: bool) -> str | bytes:
             width = 4 if code == "u" else 8
             number = int(value[i : i + width], 16)
             i += width
+            if valid_runes_only and (number > 0x10FFFF or 0xD800 <= number <= 0xDFFF):
+                raise ValueError("invalid unicode code point")
             if number > 0x10FFFF:
                 raise ValueError("unable to unescape string")
             # Go's utf8.EncodeRune writes U+FFFD for a surrogate half.

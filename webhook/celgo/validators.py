@@ -8,7 +8,10 @@ They run only on an expression that type-checked without error, in this order:
   inside a ``format`` call are exempt (`ext.Strings` exempts it);
 * duration, timestamp and regex literals (Kubernetes 1.29): a literal argument of ``duration``,
   ``timestamp`` or ``matches`` that would fail at run time is reported as ``invalid duration
-  argument`` (``timestamp``, ``matches``) at the literal.
+  argument`` (``timestamp``, ``matches``) at the literal;
+* string format calls (ext.Strings version 1 and later, from cel-go v0.20: Kubernetes 1.31 and
+  1.37, not 1.30's v0.17): ``"<literal>".format([<list literal>])`` has its format string parsed
+  and each clause checked against the type of its argument, as `ext/formatting.go` does.
 
 Go semantics are reproduced in Python: `time.ParseDuration`, `time.Parse(time.RFC3339, ...)` with
 CEL's year 1..9999 range, and Go `regexp` syntax (RE2). The regex check uses Python's parser with
@@ -38,11 +41,22 @@ sre_parse: Any = importlib.import_module("re._parser")
 sre_constants: Any = importlib.import_module("re._constants")
 
 
-def validate(parsed: ParsedExpression, types: dict[int, CelType], errors: Errors) -> None:
+def validate(
+    parsed: ParsedExpression,
+    types: dict[int, CelType],
+    errors: Errors,
+    *,
+    overloads: dict[int, list[str]] | None = None,
+    string_format: bool = False,
+) -> None:
+    """Run the validators; `string_format` adds ext.Strings' (cel-go v0.20 on: Kubernetes 1.31, 1.37),
+    which needs the overload ids each call resolved to."""
     _homogeneous_literals(parsed, types, errors)
     _literal_arguments(parsed, errors, "duration", _valid_duration_literal)
     _literal_arguments(parsed, errors, "timestamp", _valid_timestamp_literal)
     _literal_arguments(parsed, errors, "matches", _valid_regex_literal)
+    if string_format:
+        _string_format_calls(parsed, types, overloads or {}, errors)
 
 
 def _walk(expr: ast.Expr, exempt: bool = False) -> Iterator[tuple[ast.Expr, bool]]:
@@ -230,3 +244,178 @@ def _valid_regex_literal(literal: ast.Literal) -> bool:
     if literal.kind != "string":
         return True
     return go_regexp_is_valid(str(literal.value))
+
+
+# --- string format calls (cel-go ext/formatting.go `stringFormatValidator`) ------------------------
+
+# The kinds each clause accepts (`stringFormatChecker`); a `dyn` argument is accepted by every one.
+_STRING_CLAUSE_KINDS = frozenset(
+    {
+        t.Kind.LIST, t.Kind.MAP, t.Kind.INT, t.Kind.UINT, t.Kind.DOUBLE, t.Kind.BOOL, t.Kind.STRING,
+        t.Kind.TIMESTAMP, t.Kind.BYTES, t.Kind.DURATION, t.Kind.TYPE, t.Kind.NULL,
+    }
+)  # fmt: skip
+_CLAUSES: dict[str, tuple[frozenset[t.Kind], str]] = {
+    "d": (frozenset({t.Kind.INT, t.Kind.UINT}), "decimal clause can only be used on integers"),
+    "f": (
+        frozenset({t.Kind.DOUBLE, t.Kind.STRING}),
+        "fixed-point clause can only be used on doubles",
+    ),
+    "e": (
+        frozenset({t.Kind.DOUBLE, t.Kind.STRING}),
+        "scientific clause can only be used on doubles",
+    ),
+    "b": (
+        frozenset({t.Kind.INT, t.Kind.UINT, t.Kind.BOOL}),
+        "only integers and bools can be formatted as binary",
+    ),
+    "x": (
+        frozenset({t.Kind.INT, t.Kind.UINT, t.Kind.STRING, t.Kind.BYTES}),
+        "only integers, byte buffers, and strings can be formatted as hex",
+    ),
+    "o": (frozenset({t.Kind.INT, t.Kind.UINT}), "octal clause can only be used on integers"),
+}
+_CLAUSES["X"] = _CLAUSES["x"]
+_STRING_CLAUSE_ERROR = (
+    "string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, "
+    "durations, and timestamps"
+)
+_GO_INT_MAX = (1 << 63) - 1
+
+
+class _FormatError(Exception):
+    """An error of the format check, at the expression `at` (None: at the format call)."""
+
+    def __init__(self, message: str, at: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.at = at
+
+
+def _string_format_calls(
+    parsed: ParsedExpression, types: dict[int, CelType], overloads: dict[int, list[str]], errors: Errors
+) -> None:
+    for node, _ in _walk(parsed.expr):
+        if not _is_checkable_format_call(node, overloads):
+            continue
+        assert isinstance(node, ast.Call) and isinstance(node.target, ast.Literal)
+        arguments = node.args[0]
+        assert isinstance(arguments, ast.CreateList)
+        try:
+            requested = _check_format_string(str(node.target.value), arguments.elements, types)
+        except _FormatError as err:
+            errors.report(parsed.location(node.id if err.at is None else err.at), err.message)
+            continue
+        if len(arguments.elements) > requested:
+            errors.report(
+                parsed.location(node.id),
+                "too many arguments supplied to string.format "
+                f"(expected {requested}, got {len(arguments.elements)})",
+            )
+
+
+def _is_checkable_format_call(node: ast.Expr, overloads: dict[int, list[str]]) -> bool:
+    """`matchConstantFormatStringWithListLiteralArgs`: a member `format` resolved to `string_format`
+    on a string literal with one list literal argument."""
+    if not isinstance(node, ast.Call) or node.target is None or node.function != "format":
+        return False
+    resolved = overloads.get(node.id, [])
+    if resolved and "string_format" not in resolved:
+        return False
+    target = node.target
+    if not isinstance(target, ast.Literal) or target.kind != "string":
+        return False
+    return len(node.args) == 1 and isinstance(node.args[0], ast.CreateList)
+
+
+def _check_format_string(text: str, arguments: list[ast.Expr], types: dict[int, CelType]) -> int:
+    """`parseFormatString` with the checker's callbacks, over the bytes of the format string as Go
+    indexes it; returns how many arguments the clauses asked for."""
+    data = text.encode("utf-8", "surrogatepass")
+    i = 0
+    index = 0
+    requested = 0
+    while i < len(data):
+        if data[i] != ord("%"):
+            i += 1
+            continue
+        if i + 1 < len(data) and data[i + 1] == ord("%"):
+            i += 2
+            continue
+        requested += 1
+        if i + 1 >= len(data):
+            raise _FormatError("unexpected end of string")
+        if index >= len(arguments):
+            raise _FormatError(f"index {index} out of range")
+        read, clause = _parse_formatting_clause(data[i + 1 :])
+        _check_clause(clause, arguments[index], types)
+        i += 1 + read
+        index += 1
+    return requested
+
+
+def _parse_formatting_clause(data: bytes) -> tuple[int, str]:
+    """`parseFormattingClause` (with `parsePrecision`): the bytes read and the clause letter."""
+    i = 0
+    if data[0] == ord("."):
+        i = 1
+        digits = bytearray()
+        while True:
+            if i >= len(data):
+                raise _FormatError(
+                    "could not parse formatting clause: error while parsing precision: "
+                    "could not find end of precision specifier"
+                )
+            if not 0x30 <= data[i] <= 0x39:
+                break
+            digits.append(data[i])
+            i += 1
+        number = digits.decode()
+        if number == "" or int(number) > _GO_INT_MAX:
+            reason = "invalid syntax" if number == "" else "value out of range"
+            raise _FormatError(
+                "could not parse formatting clause: error while parsing precision: error while "
+                f'converting precision to integer: strconv.Atoi: parsing "{number}": {reason}'
+            )
+    clause = chr(data[i])  # Go: rune(formatStr[i]), one byte
+    if clause != "s" and clause not in _CLAUSES:
+        raise _FormatError(f'could not parse formatting clause: unrecognized formatting clause "{clause}"')
+    return i + 1, clause
+
+
+def _check_clause(clause: str, argument: ast.Expr, types: dict[int, CelType]) -> None:
+    if clause == "s":
+        bad = _unformattable_as_string(argument, types)
+        if bad is not None:
+            raise _FormatError(
+                f"error during formatting: {_STRING_CLAUSE_ERROR}, was given {_type_of(bad, types).name}", bad
+            )
+        return
+    kinds, message = _CLAUSES[clause]
+    argument_type = _type_of(argument.id, types)
+    if argument_type.kind is not t.Kind.DYN and argument_type.kind not in kinds:
+        raise _FormatError(f"error during formatting: {message}, was given {argument_type.name}", argument.id)
+
+
+def _type_of(expr_id: int, types: dict[int, CelType]) -> CelType:
+    return types.get(expr_id, t.DYN)
+
+
+def _unformattable_as_string(argument: ast.Expr, types: dict[int, CelType]) -> int | None:
+    """`verifyString`: the id of the first argument, or element of a list or map literal, that the
+    string clause cannot format, or None."""
+    kind = _type_of(argument.id, types).kind
+    if kind is not t.Kind.DYN and kind not in _STRING_CLAUSE_KINDS:
+        return argument.id
+    if isinstance(argument, ast.CreateList):
+        for element in argument.elements:
+            bad = _unformattable_as_string(element, types)
+            if bad is not None:
+                return bad
+    elif isinstance(argument, ast.CreateMap):
+        for entry in argument.entries:
+            for part in (entry.key, entry.value):
+                bad = _unformattable_as_string(part, types)
+                if bad is not None:
+                    return bad
+    return None
