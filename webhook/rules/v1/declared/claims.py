@@ -22,7 +22,7 @@ from webhook.rules.v1.declared.common import (
     SPEC_PATH,
     Old,
     configurations,
-    list_map,
+    list_map_field,
     name_of,
     unchanged,
     validate_device_configuration,
@@ -89,24 +89,18 @@ def _device_claim(devices: Mapping[str, Any], old: Old, path: FieldPath) -> Erro
     correlated = old is not None
     old_fields = mapping(old)
     errs: ErrorList = []
-    requests = sequence(devices.get("requests"))
-    requests_path = path.child("requests")
-    if not unchanged(
+    errs += list_map_field(
         devices.get("requests"),
         old_fields.get("requests"),
         correlated,
         shapes.DEVICE_CLAIM.fields["requests"],
-    ):
-        errs += list_map(
-            requests,
-            list(sequence(old_fields.get("requests"))) if correlated else None,
-            requests_path,
-            _device_request,
-            key=name_of,
-            limit=32,
-            go_shape=DEVICE_REQUEST,
-            shape=shapes.DEVICE_REQUEST,
-        )
+        path.child("requests"),
+        _device_request,
+        key=name_of,
+        limit=32,
+        go_shape=DEVICE_REQUEST,
+        shape=shapes.DEVICE_REQUEST,
+    )
     constraints = sequence(devices.get("constraints"))
     if not unchanged(
         devices.get("constraints"),
@@ -139,23 +133,18 @@ def _device_request(request: Any, old: Any, path: FieldPath) -> ErrorList:
         and exactly is not None
     ):
         errs += _exact_device_request(exactly, path.child("exactly"))
-    subrequests = sequence(fields.get("firstAvailable"))
-    if subrequests and not unchanged(
+    errs += list_map_field(
         fields.get("firstAvailable"),
         old_fields.get("firstAvailable"),
         correlated,
         shapes.DEVICE_REQUEST.fields["firstAvailable"],
-    ):
-        errs += list_map(
-            subrequests,
-            list(sequence(old_fields.get("firstAvailable"))) if correlated else None,
-            path.child("firstAvailable"),
-            _device_sub_request,
-            key=name_of,
-            limit=8,
-            go_shape=DEVICE_SUB_REQUEST,
-            shape=shapes.DEVICE_SUB_REQUEST,
-        )
+        path.child("firstAvailable"),
+        _device_sub_request,
+        key=name_of,
+        limit=8,
+        go_shape=DEVICE_SUB_REQUEST,
+        shape=shapes.DEVICE_SUB_REQUEST,
+    )
     return errs
 
 

@@ -24,7 +24,7 @@ from webhook.rules.v1.declared.common import (
     STATUS_PATH,
     Old,
     configurations,
-    list_map,
+    list_map_field,
     same_text,
     shown,
     skip_node_operations,
@@ -76,20 +76,18 @@ def _claim_status(status: dict[str, Any], old: dict[str, Any], path: FieldPath) 
                 shown(RESOURCE_CLAIM_CONSUMER_REFERENCE),
             )
         )
-    devices = sequence(status.get("devices"))
-    if devices and not unchanged(
-        status.get("devices"), old.get("devices"), True, shapes.ALLOCATED_DEVICE_STATUSES
-    ):
-        errs += list_map(
-            devices,
-            list(sequence(old.get("devices"))),
-            path.child("devices"),
-            _allocated_device_status,
-            key=device_status_key,
-            limit=None,
-            go_shape=ALLOCATED_DEVICE_STATUS,
-            shape=shapes.ALLOCATED_DEVICE_STATUS,
-        )
+    errs += list_map_field(
+        status.get("devices"),
+        old.get("devices"),
+        True,
+        shapes.ALLOCATED_DEVICE_STATUSES,
+        path.child("devices"),
+        _allocated_device_status,
+        key=device_status_key,
+        limit=None,
+        go_shape=ALLOCATED_DEVICE_STATUS,
+        shape=shapes.ALLOCATED_DEVICE_STATUS,
+    )
     return errs
 
 

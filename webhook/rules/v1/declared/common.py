@@ -90,6 +90,28 @@ def list_map(
     return errs
 
 
+def list_map_field(
+    new: Any,
+    old: Any,
+    correlated: bool,
+    list_shape: Shape,
+    path: FieldPath,
+    validate: Callable[[Any, Any, FieldPath], ErrorList],
+    *,
+    key: Callable[[Any], Any],
+    limit: int | None,
+    go_shape: Any,
+    shape: Shape,
+) -> ErrorList:
+    """A struct's list-map field as the generated code walks it: nothing for an update that leaves it
+    as it was (`unchanged`), else `list_map` of its items, matched with the old ones when correlated."""
+    items = sequence(new)
+    if not items or unchanged(new, old, correlated, list_shape):
+        return []
+    old_items = list(sequence(old)) if correlated else None
+    return list_map(items, old_items, path, validate, key=key, limit=limit, go_shape=go_shape, shape=shape)
+
+
 def skip_node_operations(operations: Sequence[str], old: Sequence[str] | None, path: FieldPath) -> ErrorList:
     """`skipNodeOperations` of an allocation result or a slice (standard tags: always enforced): a
     set of known operations; on update an operation the old list has is not validated again

@@ -24,6 +24,7 @@ from webhook.rules.v1.declared.common import (
     device_taint,
     each,
     list_map,
+    list_map_field,
     name_of,
     same_text,
     skip_node_operations,
@@ -81,20 +82,18 @@ def _resource_slice_spec(
                 continue  # `_device` finds nothing in it: no attribute but usual ones, no other part
             usual = usual_attributes is not None and i < len(usual_attributes) and usual_attributes[i]
             errs += _device(device, None, devices_path.index(i), usual_attributes=usual)
-    counter_sets = sequence(spec.get("sharedCounters"))
-    if counter_sets and not unchanged(
-        spec.get("sharedCounters"), old_fields.get("sharedCounters"), correlated, shapes.COUNTER_SETS
-    ):
-        errs += list_map(
-            counter_sets,
-            list(sequence(old_fields.get("sharedCounters"))) if correlated else None,
-            path.child("sharedCounters"),
-            _counter_set,
-            key=name_of,
-            limit=8,
-            go_shape=COUNTER_SET,
-            shape=shapes.COUNTER_SET,
-        )
+    errs += list_map_field(
+        spec.get("sharedCounters"),
+        old_fields.get("sharedCounters"),
+        correlated,
+        shapes.COUNTER_SETS,
+        path.child("sharedCounters"),
+        _counter_set,
+        key=name_of,
+        limit=8,
+        go_shape=COUNTER_SET,
+        shape=shapes.COUNTER_SET,
+    )
     partition = spec.get("partitionTypeAttribute")
     if isinstance(partition, str) and not same_text(
         partition, old_fields.get("partitionTypeAttribute"), correlated
