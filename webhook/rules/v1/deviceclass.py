@@ -23,7 +23,7 @@ from webhook.field import ROOT, ErrorList, FieldPath, covered_by_declarative, in
 from webhook.rules import meta
 from webhook.rules.equality import semantic_equal
 from webhook.rules.kinds import KindRules, Obj
-from webhook.rules.names import is_qualified_name, path_segment_name
+from webhook.rules.names import is_qualified_name
 from webhook.rules.v1 import RELEASE, declared, resource_v1, shapes
 from webhook.rules.v1.declarative import long_name
 from webhook.rules.v1.devices import (
@@ -32,7 +32,7 @@ from webhook.rules.v1.devices import (
     validate_selectors,
     validate_slice,
 )
-from webhook.rules.v1.lifecycle import merge_validations, updated_with_common_fields
+from webhook.rules.v1.lifecycle import created_meta_errors, merge_validations, updated_with_common_fields
 from webhook.rules.values import mapping, sequence
 
 EXTENDED_RESOURCE_NAME_MSG: Final = "must be a valid extended resource name"
@@ -48,15 +48,7 @@ def validate_device_class(device_class: Obj) -> ErrorList:
     handwritten = _validate_class_meta(device_class.get("metadata"))
     handwritten += validate_device_class_spec(mapping(device_class.get("spec")), None, _SPEC)
     errs = merge_validations(handwritten, declared.validate_device_class(device_class, None))
-    if errs:
-        return errs
-    return meta.validate_object_meta(
-        device_class.get("metadata"),
-        namespaced=False,
-        name_fn=path_segment_name,
-        release=RELEASE,
-        core_checks=False,
-    )
+    return errs or created_meta_errors(device_class.get("metadata"), namespaced=False)
 
 
 def validate_device_class_update(new: Obj, old: Obj) -> ErrorList:
