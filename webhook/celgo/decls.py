@@ -624,9 +624,9 @@ def device_selector_environment_1_31(*, stored: bool) -> Environment:
     env = Environment(
         syntax=Syntax(
             grammar="v0.17", macros=frozenset({"bind"}), go_antlr_runtime=True, has_error_at_argument=True
-        )
+        ),
+        string_format_validator=True,
     )
-    env.string_format_validator = True
     _kubernetes_base_1_31(env, stored=stored)
     _dra_device(
         env,

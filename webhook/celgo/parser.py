@@ -247,18 +247,19 @@ def _parse_once(
     return ParsedExpression(expr, builder.positions, errors.source)
 
 
-class _GoLexer(CELLexer):
-    """The v0.17 lexer reporting an unmatched text as the Go runtime does: as it is."""
+class _GoErrorDisplay:
+    """A lexer reporting an unmatched text as the Go runtime does: as it is."""
 
     def getErrorDisplay(self, s: str) -> str:
         return s
 
 
-class _GoLexer27(CELLexer27):
-    """`_GoLexer` for the v0.27 grammar."""
+class _GoLexer(_GoErrorDisplay, CELLexer):
+    """The v0.17 lexer with Go's error display."""
 
-    def getErrorDisplay(self, s: str) -> str:
-        return s
+
+class _GoLexer27(_GoErrorDisplay, CELLexer27):
+    """The v0.27 lexer with Go's error display."""
 
 
 class _GoTokenStream(CommonTokenStream):  # type: ignore[misc]
