@@ -1,4 +1,5 @@
-"""The 1.37 corpus (tests/corpus/v1/) re-expressed in the older apiVersions a 1.37 API server serves,
+"""The 1.37 corpora (the validation tables in tests/corpus/v1/, the declarative validation tables in
+tests/corpus/v1_declarative/) re-expressed in the older apiVersions a 1.37 API server serves,
 which it converts to its internal type and judges by the same rules:
 
 * as **v1beta2** (v1's shape): the same answer, case by case -- verdict, cause fields, types and
@@ -22,6 +23,7 @@ import pytest
 
 from tests.corpus.envelope import admission_review
 from tests.corpus.test_corpus_claims import expand
+from tests.corpus.test_corpus_v1_declarative import CORPUS as DECLARATIVE_CORPUS
 from tests.corpus.v1_corpus import CORPUS, corpus_cases
 from webhook.admission import review
 from webhook.rules.kinds import Obj
@@ -46,7 +48,12 @@ V1BETA1_FROM_V1: dict[str, Callable[[Obj], Obj]] = {
 
 
 def every_case() -> list[Any]:
-    return [*corpus_cases(cel=False, corpus=CORPUS), *corpus_cases(cel=True, corpus=CORPUS)]
+    return [
+        case
+        for corpus in (CORPUS, DECLARATIVE_CORPUS)
+        for cel in (False, True)
+        for case in corpus_cases(cel=cel, corpus=corpus)
+    ]
 
 
 def in_version(

@@ -28,6 +28,13 @@ CORPUS = Path(__file__).parent / "v1_declarative"
 KINDS = ("deviceclass", "resourceclaim", "resourceclaimtemplate", "resourceslice")
 
 
+def test_every_kind_has_its_tables() -> None:
+    functions = {path.stem for path in corpus_files(CORPUS)}
+    assert functions >= {f"{kind}_TestDeclarativeValidate" for kind in KINDS}
+    assert functions >= {f"{kind}_TestDeclarativeValidateUpdate" for kind in KINDS}
+    assert "resourceclaim_TestValidateStatusUpdateForDeclarative" in functions
+
+
 def test_every_go_table_is_ported_whole() -> None:
     for path in corpus_files(CORPUS):
         document = json.loads(path.read_text(encoding="utf-8"))
