@@ -4,6 +4,7 @@ webhook's `field` module)."""
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -58,6 +59,21 @@ def admission_review(
     if "oldObject" in entry:
         request["oldObject"] = expand(entry["oldObject"])
     return {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request}
+
+
+def in_version(
+    document: dict[str, Any], version: str, convert: Callable[[Mapping[str, Any]], Mapping[str, Any]] | None
+) -> dict[str, Any]:
+    """The v1 AdmissionReview as the API server would send it for objects of `version`."""
+    request = copy.deepcopy(document["request"])
+    for field in ("kind", "resource", "requestKind", "requestResource"):
+        request[field]["version"] = version
+    for field in ("object", "oldObject"):
+        if field in request:
+            obj = request[field] if convert is None else dict(convert(request[field]))
+            obj["apiVersion"] = f"resource.k8s.io/{version}"
+            request[field] = obj
+    return {**document, "request": request}
 
 
 def go_quote(text: str) -> str:

@@ -14,17 +14,17 @@ which it converts to its internal type and judges by the same rules:
 
 from __future__ import annotations
 
-import copy
 import itertools
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
 
-from tests.corpus.envelope import admission_review
+from tests.corpus.envelope import admission_review, in_version
 from tests.corpus.test_corpus_claims import expand
 from tests.corpus.test_corpus_v1_declarative import CORPUS as DECLARATIVE_CORPUS
-from tests.corpus.v1_corpus import CORPUS, corpus_cases
+from tests.corpus.v1_corpus import CORPUS
+from tests.corpus.v1_corpus import every_case as every_v1_case
 from webhook.admission import review
 from webhook.rules.kinds import Obj
 from webhook.rules.v1beta1.conversion import (
@@ -48,27 +48,7 @@ V1BETA1_FROM_V1: dict[str, Callable[[Obj], Obj]] = {
 
 
 def every_case() -> list[Any]:
-    return [
-        case
-        for corpus in (CORPUS, DECLARATIVE_CORPUS)
-        for cel in (False, True)
-        for case in corpus_cases(cel=cel, corpus=corpus)
-    ]
-
-
-def in_version(
-    document: dict[str, Any], version: str, convert: Callable[[Obj], Obj] | None
-) -> dict[str, Any]:
-    """The v1 AdmissionReview as the API server would send it for objects of `version`."""
-    request = copy.deepcopy(document["request"])
-    for field in ("kind", "resource", "requestKind", "requestResource"):
-        request[field]["version"] = version
-    for field in ("object", "oldObject"):
-        if field in request:
-            obj = request[field] if convert is None else dict(convert(request[field]))
-            obj["apiVersion"] = f"resource.k8s.io/{version}"
-            request[field] = obj
-    return {**document, "request": request}
+    return every_v1_case(CORPUS, DECLARATIVE_CORPUS)
 
 
 def answer_of(entry: Mapping[str, Any], version: str) -> dict[str, Any]:

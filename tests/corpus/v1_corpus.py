@@ -58,6 +58,13 @@ def corpus_cases(*, cel: bool, corpus: Path = CORPUS) -> Iterator[Any]:
             yield pytest.param(entry, id=f"{path.stem}/{origin}:{entry['name']}")
 
 
+def every_case(*corpora: Path) -> list[Any]:
+    """Every case of `corpora`, those that need real CEL errors too, corpus after corpus."""
+    return [
+        case for corpus in corpora for cel in (False, True) for case in corpus_cases(cel=cel, corpus=corpus)
+    ]
+
+
 def check_answer(entry: Mapping[str, Any], *, version: str = VERSION) -> None:
     """Review the case's AdmissionReview (of `version`) and compare the answer with the case's
     expectation."""
@@ -65,4 +72,4 @@ def check_answer(entry: Mapping[str, Any], *, version: str = VERSION) -> None:
     assert_answered_as_go(entry, document, review(document))
 
 
-__all__ = ["OPERATIONS", "check_answer", "corpus_cases", "corpus_files"]
+__all__ = ["OPERATIONS", "check_answer", "corpus_cases", "corpus_files", "every_case"]

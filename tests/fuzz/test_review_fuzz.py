@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 from typing import Any
 
 import pytest
@@ -18,10 +17,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.corpus.envelope import admission_review as corpus_review
+from tests.corpus.envelope import in_version
 from tests.corpus.test_corpus_claims import expand
 from tests.corpus.test_corpus_v1_declarative import CORPUS as V1_DECLARATIVE_CORPUS
 from tests.corpus.v1_corpus import CORPUS as V1_CORPUS
-from tests.corpus.v1_corpus import corpus_files
+from tests.corpus.v1_corpus import every_case
 from tests.fuzz.hostile import hostile_values, json_values, lone_surrogate_strings, mutated, scalars
 from tests.fuzz.oracle import judged
 from tests.fuzz.profiles import FUZZ
@@ -190,39 +190,23 @@ def test_lone_surrogates_from_python_callers(kind: str, text: str, data: st.Data
     judged(admission_review(obj, kind=kind, uid="surrogates"), judge(), encodable=False)
 
 
-def v1_corpus_reviews() -> list[dict[str, Any]]:
-    """Every case of the 1.37 corpora as its AdmissionReview: valid and invalid objects of every v1 kind,
-    creates, updates and status updates, as seeds that reach the rules of 1.37."""
-    reviews = []
-    for corpus in (V1_CORPUS, V1_DECLARATIVE_CORPUS):
-        for path in corpus_files(corpus):
-            for entry in json.loads(path.read_text(encoding="utf-8"))["cases"]:
-                reviews.append(corpus_review(entry, uid=f"fuzz-{path.stem}", expand=expand))
-    return reviews
-
-
-V1_CORPUS_REVIEWS = v1_corpus_reviews()
-
-
-def in_version(document: dict[str, Any], version: str) -> dict[str, Any]:
-    """The review as one of a version 1.37 judges by v1's rules (the objects keep their shape)."""
-    request = document["request"]
-    for field in ("kind", "resource", "requestKind", "requestResource"):
-        request[field]["version"] = version
-    for field in ("object", "oldObject"):
-        if isinstance(request.get(field), dict):
-            request[field]["apiVersion"] = f"resource.k8s.io/{version}"
-    return document
+V1_CORPUS_REVIEWS = [
+    corpus_review(case.values[0], uid="fuzz-v1", expand=expand)
+    for case in every_case(V1_CORPUS, V1_DECLARATIVE_CORPUS)
+]
 
 
 @st.composite
 def v1_object_reviews(draw: st.DrawFn) -> dict[str, Any]:
-    document = copy.deepcopy(draw(st.sampled_from(V1_CORPUS_REVIEWS)))
+    """A case of the 1.37 corpora (valid and invalid objects of every v1 kind: creates, updates and
+    status updates), sent as one of the versions 1.37 judges by v1's rules, its objects mutated."""
+    version = draw(st.sampled_from(("v1", "v1", "v1beta2", "v1beta1")))
+    document = in_version(draw(st.sampled_from(V1_CORPUS_REVIEWS)), version, None)  # a copy
     request = document["request"]
     request["object"] = draw(mutated(request["object"]))
     if "oldObject" in request and draw(st.booleans()):
         request["oldObject"] = draw(mutated(request["oldObject"], max_mutations=2))
-    return in_version(document, draw(st.sampled_from(("v1", "v1", "v1beta2", "v1beta1"))))
+    return document
 
 
 def test_the_v1_corpora_are_seeds() -> None:
