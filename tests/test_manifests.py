@@ -670,7 +670,7 @@ def test_the_webhook_is_registered_as_the_api_server_needs(
     renderings: dict[str, list[Obj]], rendering: str
 ) -> None:
     (webhook,) = one(renderings[rendering], "ValidatingWebhookConfiguration")["webhooks"]
-    assert webhook["name"] == "v1alpha2.resource.dra-webhook.io"
+    assert webhook["name"] == "resource.dra-webhook.io"
     assert len(webhook["name"].split(".")) >= 3  # the API server wants a fully qualified name
     assert webhook["sideEffects"] == "None"
     assert webhook["admissionReviewVersions"] == ["v1", "v1beta1"]

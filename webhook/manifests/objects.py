@@ -28,7 +28,7 @@ DEFAULT_IMAGE = f"dra-webhook:{IMAGE_TAG}"
 TLS_SECRET = "dra-webhook-tls"
 CERT_DIR = "/certs"
 # A webhook name must be a DNS subdomain of at least three segments (ValidateValidatingWebhookConfiguration).
-WEBHOOK_NAME = "v1alpha2.resource.dra-webhook.io"
+WEBHOOK_NAME = "resource.dra-webhook.io"
 WEBHOOK_PATH = "/validate"
 SERVING_PORT = 8443
 METRICS_PORT = 9090
