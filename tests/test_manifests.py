@@ -1354,30 +1354,44 @@ def test_the_image_tag_is_the_project_version_everywhere() -> None:
 # --- docs/deploy.md ---------------------------------------------------------------------------------
 
 
-def test_the_smoke_test_in_the_deploy_guide_is_denied_by_the_webhook() -> None:
+def _smoke_tests_of_the_deploy_guide() -> dict[str, Obj]:
+    """The objects the deploy guide's smoke tests create with `kubectl create --dry-run=server`, by
+    apiVersion."""
+    guide = (ROOT / "docs" / "deploy.md").read_text()
+    manifests = re.findall(r"kubectl create --dry-run=server -f - <<'EOF'\n(.*?)\nEOF\n", guide, flags=re.S)
+    objects = [yaml.safe_load(manifest) for manifest in manifests]
+    return {obj["apiVersion"]: obj for obj in objects}
+
+
+def _reviewed_as_created(obj: Obj, resource: str) -> dict[str, Any]:
     from webhook import review
 
-    guide = (ROOT / "docs" / "deploy.md").read_text()
-    (manifest,) = re.findall(r"kubectl create --dry-run=server -f - <<'EOF'\n(.*?)\nEOF\n", guide, flags=re.S)
-    obj = yaml.safe_load(manifest)
     group, version = obj["apiVersion"].split("/")
-    answer = review(
-        {
-            "apiVersion": "admission.k8s.io/v1",
-            "kind": "AdmissionReview",
-            "request": {
-                "uid": "smoke-test",
-                "kind": {"group": group, "version": version, "kind": obj["kind"]},
-                "resource": {"group": group, "version": version, "resource": "resourceclasses"},
-                "operation": "CREATE",
-                "name": obj["metadata"]["name"],
-                "object": obj,
-            },
-        }
-    )["response"]
+    request = {
+        "uid": "smoke-test",
+        "kind": {"group": group, "version": version, "kind": obj["kind"]},
+        "resource": {"group": group, "version": version, "resource": resource},
+        "operation": "CREATE",
+        "name": obj["metadata"]["name"],
+        "namespace": obj["metadata"].get("namespace", ""),
+        "object": obj,
+    }
+    answer = review({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": request})
+    response: dict[str, Any] = answer["response"]
+    return response
+
+
+def test_the_deploy_guides_smoke_test_for_current_clusters_is_a_claim_the_webhook_allows() -> None:
+    claim = _smoke_tests_of_the_deploy_guide()["resource.k8s.io/v1"]
+    assert _reviewed_as_created(claim, "resourceclaims")["allowed"] is True
+
+
+def test_the_deploy_guides_smoke_test_for_1_30_clusters_is_denied_by_the_webhook() -> None:
+    resource_class = _smoke_tests_of_the_deploy_guide()["resource.k8s.io/v1alpha2"]
+    answer = _reviewed_as_created(resource_class, "resourceclasses")
     assert answer["allowed"] is False
     assert [cause["field"] for cause in answer["status"]["details"]["causes"]] == ["parametersRef.namespace"]
-    assert "(parametersRef.namespace: Required value)" in guide
+    assert "(parametersRef.namespace: Required value)" in (ROOT / "docs" / "deploy.md").read_text()
 
 
 @pytest.mark.parametrize("version", ["1.29", "v1.31.2", "1.33", "1.37"])
