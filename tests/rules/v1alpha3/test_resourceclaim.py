@@ -432,6 +432,20 @@ def test_status(new: dict[str, Any], old: dict[str, Any], expected: list[str]) -
     assert [str(err) for err in RESOURCE_CLAIM.validate_status_update(new, old)] == expected
 
 
+def test_a_status_update_reads_the_request_names_of_the_stored_spec() -> None:
+    # The status strategy's PrepareForUpdate puts the stored spec back before validating: a spec
+    # written with a status update is not what the allocation's requests are checked against.
+    spec_renamed_to_tpu = with_status(claim(request("tpu")), allocation=copy.deepcopy(ALLOCATION))
+    assert validate_claim_status_update(spec_renamed_to_tpu, claim()) == []
+    result_for_tpu = with_status(
+        claim(request("tpu")),
+        allocation={"devices": {"results": [{**ALLOCATION["devices"]["results"][0], "request": "tpu"}]}},
+    )
+    assert [str(err) for err in validate_claim_status_update(result_for_tpu, claim())] == [
+        f'status.allocation.devices.results[0].request: Invalid value: "tpu": {NOT_A_REQUEST}'
+    ]
+
+
 def test_an_allocation_once_set_is_immutable() -> None:
     new = allocated()
     new["status"]["allocation"]["devices"]["results"][0]["device"] = "gpu-1"

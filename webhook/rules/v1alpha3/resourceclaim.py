@@ -107,7 +107,8 @@ def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
     """`ValidateResourceClaimStatusUpdate`, in the API server's order."""
     errs = meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"))
     status, old_status = mapping(new.get("status")), mapping(old.get("status"))
-    request_names = gather_request_names(new.get("spec"))
+    # The status strategy resets the spec to the old one: the request names are the old spec's.
+    request_names = gather_request_names(old.get("spec"))
     allocation = optional_mapping(status.get("allocation"))
     old_allocation = optional_mapping(old_status.get("allocation"))
     reserved_for = sequence(status.get("reservedFor"))
