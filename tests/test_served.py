@@ -90,15 +90,27 @@ def test_kubectls_words_for_a_kind_it_cannot_map() -> None:
             "v1alpha2",
             "ResourceClaims",
             "resource.k8s.io/v1alpha2 has ResourceClass, ResourceClaim, ResourceClaimTemplate, "
-            "PodSchedulingContext, ResourceSlice, ResourceClaimParameters, ResourceClassParameters "
-            "(Kubernetes 1.27 to 1.30)",
+            "PodSchedulingContext (Kubernetes 1.27 to 1.30) and ResourceSlice, ResourceClaimParameters, "
+            "ResourceClassParameters (Kubernetes 1.30)",
         ),
         (
             "v1alpha2",
             "DeviceClass",
             "resource.k8s.io/v1alpha2 has ResourceClass, ResourceClaim, ResourceClaimTemplate, "
-            "PodSchedulingContext, ResourceSlice, ResourceClaimParameters, ResourceClassParameters "
-            "(Kubernetes 1.27 to 1.30); DeviceClass is in v1alpha3, v1beta1, v1beta2, v1",
+            "PodSchedulingContext (Kubernetes 1.27 to 1.30) and ResourceSlice, ResourceClaimParameters, "
+            "ResourceClassParameters (Kubernetes 1.30); DeviceClass is in v1alpha3, v1beta1, v1beta2, v1",
+        ),
+        (
+            "v1",
+            "ResourceClaims",
+            "resource.k8s.io/v1 has DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice "
+            "(Kubernetes 1.34 to 1.37) and DeviceTaintRule (Kubernetes 1.37)",
+        ),
+        (
+            "v1beta1",
+            "DeviceTaintRule",
+            "resource.k8s.io/v1beta1 has DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice "
+            "(Kubernetes 1.32 to 1.37); DeviceTaintRule is in v1alpha3, v1beta2, v1",
         ),
         (
             "v1alpha",

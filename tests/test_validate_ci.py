@@ -70,8 +70,8 @@ def results(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, l
             "resource.k8s.io/v1alpha2",
             "ResourceClaims",
             "resource.k8s.io/v1alpha2 has ResourceClass, ResourceClaim, ResourceClaimTemplate, "
-            "PodSchedulingContext, ResourceSlice, ResourceClaimParameters, ResourceClassParameters "
-            "(Kubernetes 1.27 to 1.30)",
+            "PodSchedulingContext (Kubernetes 1.27 to 1.30) and ResourceSlice, ResourceClaimParameters, "
+            "ResourceClassParameters (Kubernetes 1.30)",
         ),
         (
             "resource.k8s.io/v1alpha",

@@ -103,13 +103,20 @@ def what_is_served(version: str, kind: str) -> str:
     group has), and the versions that hold the kind, when some do."""
     holds = kinds_of_version(version)
     if holds:
-        names = ", ".join(dict.fromkeys(served.kind for served in holds))
-        first = min((served.first for served in holds), key=_release_number)
-        last = max((served.last for served in holds), key=_release_number)
-        said = f"{GROUP}/{version} has {names} ({ServedKind(version, '', first, last).releases})"
+        said = f"{GROUP}/{version} has {_kinds_with_their_releases(holds)}"
     else:
         said = f"{GROUP} has {', '.join(served_versions())} (Kubernetes {FIRST_RELEASE} to {LAST_RELEASE})"
     elsewhere = [served.version for served in versions_of_kind(kind) if served.version != version]
     if elsewhere:
         said += f"; {kind} is in {', '.join(elsewhere)}"
     return said
+
+
+def _kinds_with_their_releases(kinds: tuple[ServedKind, ...]) -> str:
+    """``A, B (Kubernetes 1.34 to 1.37) and C (Kubernetes 1.37)``: the kinds of one version, those
+    served by the same releases together, in the order the table gives them."""
+    by_releases: dict[str, list[str]] = {}
+    for served in kinds:
+        by_releases.setdefault(served.releases, []).append(served.kind)
+    groups = [f"{', '.join(names)} ({releases})" for releases, names in by_releases.items()]
+    return groups[0] if len(groups) == 1 else f"{', '.join(groups[:-1])} and {groups[-1]}"
