@@ -1,10 +1,11 @@
 """dra-webhook: a validating admission webhook for Kubernetes Dynamic Resource Allocation.
 
 It judges `resource.k8s.io` objects exactly as the built-in validation of the kube-apiserver
-release each apiVersion belongs to does (`v1`, `v1beta2`, `v1beta1`: 1.37; `v1alpha3`: 1.31;
-`v1alpha2`: 1.30, plus the namespace rules for `parametersRef` that the API server cannot check;
-docs/versions.md). The same judgement is served over HTTPS (`dra-webhook serve`), offline on files
-(`dra-webhook review`, `dra-webhook validate`) and as a Python function:
+release each apiVersion belongs to does (`v1`, `v1beta2`, `v1beta1`: 1.37; `v1alpha3`: 1.31, its
+DeviceTaintRule and ResourcePoolStatusRequest 1.37; `v1alpha2`: 1.30, plus the namespace rules for
+`parametersRef` that the API server cannot check; docs/versions.md). The same judgement is served
+over HTTPS (`dra-webhook serve`), offline on files (`dra-webhook review`, `dra-webhook validate`)
+and as a Python function:
 
     >>> from webhook import review
     >>> review({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {...}})
