@@ -1182,6 +1182,12 @@ def test_manifests_prints_the_whole_set_with_the_ca_bundle_filled_in(
     )
 
 
+def test_manifests_without_a_namespace_prints_the_base_in_its_namespace() -> None:
+    code, out, _ = run_cli("manifests")
+    assert code == 0
+    assert load_documents(out) == render_objects(namespace="dra-webhook")
+
+
 def test_manifests_without_a_ca_bundle_says_what_is_missing() -> None:
     code, out, err = run_cli("manifests", "--namespace", "team-a")
     assert code == 0
@@ -1202,12 +1208,6 @@ def test_manifests_refuses_bad_input_with_exit_status_2(argv: list[str], complai
     code, out, err = run_cli("manifests", *argv)
     assert (code, out) == (2, "")
     assert complaint in err
-
-
-def test_manifests_requires_the_namespace() -> None:
-    code, _, err = run_cli("manifests")
-    assert code == 2
-    assert "--namespace" in err
 
 
 # --- the image --------------------------------------------------------------------------------------
@@ -1415,6 +1415,7 @@ def test_manifests_names_the_release_the_objects_of_an_older_cluster_are_judged_
         ("1.26", "no webhook configuration for Kubernetes 1.26"),
         ("1.40", "Kubernetes 1.40 is not a release this build knows: it knows 1.26 to 1.37"),
         ("one", "'one' is not a Kubernetes version"),
+        ("", "'' is not a Kubernetes version"),
     ],
 )
 def test_manifests_refuses_a_release_without_an_era(version: str, complaint: str) -> None:

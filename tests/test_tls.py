@@ -1169,6 +1169,16 @@ def test_certs_writes_a_tls_secret_and_prints_the_ca_bundle(
     assert handshake(context, trusting, server_hostname="dra-webhook.dra-system.svc").succeeded
 
 
+def test_certs_without_service_and_namespace_issues_for_the_base_manifests_service(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["certs", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    pair = tls.read_key_pair(tmp_path / "tls.crt", tmp_path / "tls.key")
+    names = _extension(pair.certificate, x509.SubjectAlternativeName).value
+    assert "dra-webhook.dra-webhook.svc" in names.get_values_for_type(x509.DNSName)
+
+
 def test_certs_refuses_to_overwrite_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_certs(tmp_path, capsys)[0] == 0
     key = (tmp_path / "tls.key").read_bytes()

@@ -13,6 +13,7 @@ from webhook.settings import DEFAULT_CERT_DIR
 
 def add(subcommands: Any) -> None:
     from webhook import tls
+    from webhook.manifests import DEFAULT_NAMESPACE, DEFAULT_SERVICE
 
     certs = subcommands.add_parser(
         "certs",
@@ -24,8 +25,8 @@ def add(subcommands: Any) -> None:
         "CA rotation: certs/README.md.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    certs.add_argument("--service", required=True, help="name of the webhook's Service")
-    certs.add_argument("--namespace", required=True, help="namespace of the webhook's Service")
+    certs.add_argument("--service", default=DEFAULT_SERVICE, help="name of the webhook's Service")
+    certs.add_argument("--namespace", default=DEFAULT_NAMESPACE, help="namespace of the webhook's Service")
     certs.add_argument("--out", type=Path, default=DEFAULT_CERT_DIR, help="directory to write the files to")
     certs.add_argument(
         "--dns", action="append", default=[], metavar="NAME", help="another DNS name (repeatable)"

@@ -22,3 +22,14 @@ EXIT_UNREADABLE: Final = 2
 # A command whose reader went away (`dra-webhook validate dir -v | head`) stops quietly with the
 # status a shell reports for a process that SIGPIPE ended: 128 + 13.
 EXIT_CLOSED_PIPE: Final = 128 + signal.SIGPIPE
+
+
+def kubernetes_release(text: str) -> str:
+    """The type of a `--kubernetes-version` flag: a release webhook/eras.py knows ("1.31", "v1.31.4"
+    -> "1.31"); anything else, the empty string included, is a usage error."""
+    from webhook.eras import parse_release
+
+    try:
+        return parse_release(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

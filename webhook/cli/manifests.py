@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from webhook.cli.command import EXIT_OK, EXIT_UNREADABLE
+from webhook.cli.command import EXIT_OK, EXIT_UNREADABLE, kubernetes_release
 
 
 def add(subcommands: Any) -> None:
-    from webhook.manifests import DEFAULT_IMAGE, DEFAULT_SERVICE
+    from webhook.manifests import DEFAULT_IMAGE, DEFAULT_NAMESPACE, DEFAULT_SERVICE
 
     manifests = subcommands.add_parser(
         "manifests",
@@ -21,7 +21,9 @@ def add(subcommands: Any) -> None:
         "dra-webhook-tls is not printed; create it from the files of `dra-webhook certs`.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
-    manifests.add_argument("--namespace", required=True, help="namespace of the webhook's Service and pods")
+    manifests.add_argument(
+        "--namespace", default=DEFAULT_NAMESPACE, help="namespace of the webhook's Service and pods"
+    )
     manifests.add_argument("--service", default=DEFAULT_SERVICE, help="name of the webhook's Service")
     manifests.add_argument(
         "--ca-bundle",
@@ -32,6 +34,7 @@ def add(subcommands: Any) -> None:
     manifests.add_argument(
         "--kubernetes-version",
         metavar="X.Y",
+        type=kubernetes_release,
         help="the cluster's Kubernetes release: the webhook configuration of its era (the kinds it serves, "
         "each in the apiVersion the webhook judges it in); default: the newest era, as manifests/base",
     )
@@ -42,10 +45,8 @@ def run(args: argparse.Namespace) -> int:
     from webhook import eras
     from webhook.manifests import read_ca_bundle, release_notes, render_objects, render_yaml
 
+    release = args.kubernetes_version or eras.NEWEST_RELEASE
     try:
-        release = (
-            eras.parse_release(args.kubernetes_version) if args.kubernetes_version else eras.NEWEST_RELEASE
-        )
         era = eras.era_of(release)
     except ValueError as error:
         print(f"dra-webhook manifests: --kubernetes-version: {error}", file=sys.stderr)
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"dra-webhook manifests: {error}", file=sys.stderr)
         return EXIT_UNREADABLE
-    for note in release_notes(release) if args.kubernetes_version else ():
+    for note in release_notes(release) if args.kubernetes_version is not None else ():
         print(f"dra-webhook manifests: {note}", file=sys.stderr)
     if ca_bundle is None:
         print(

@@ -7,6 +7,7 @@ import functools
 import sys
 from typing import Any
 
+from webhook.cli.command import kubernetes_release
 from webhook.cli.flags import OFFLINE, add_setting_flags, policy_from
 from webhook.cli.terminal import (
     add_color_flag,
@@ -98,7 +99,7 @@ def add(subcommands: Any) -> None:
     validate.add_argument(
         "--kubernetes-version",
         metavar="X.Y",
-        type=_kubernetes_release,
+        type=kubernetes_release,
         help="judge as a cluster of this release would: an apiVersion it does not serve is invalid "
         "(default: each apiVersion as the release its rules are exact to)",
     )
@@ -163,13 +164,3 @@ def run(args: argparse.Namespace) -> int:
     )
     sys.stdout.flush()
     return exit_code
-
-
-def _kubernetes_release(text: str) -> str:
-    """`--kubernetes-version`: a release webhook/eras.py knows ("1.31", "v1.31.4" -> "1.31")."""
-    from webhook.eras import parse_release
-
-    try:
-        return parse_release(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
