@@ -553,6 +553,29 @@ def test_old_objects_turn_matching_objects_into_updates(capsys: pytest.CaptureFi
     assert results[0]["message"] == SPEC_IMMUTABLE
 
 
+def test_an_old_object_no_object_matches_is_named_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old.yaml"
+    old.write_text(
+        yaml_claim("resourceClassName: gpu.example.com", name="gpu")
+        + "---\n"
+        + yaml_claim("resourceClassName: gpu.example.com", name="gpu-typo").replace("default", "team-a")
+    )
+    new = tmp_path / "new.yaml"
+    new.write_text(yaml_claim("resourceClassName: gpu.example.com", name="gpu"))
+    code, out, err = validate(["-v", str(new), "--old", str(old)], capsys)
+    assert (code, out) == (0, f'{new}: ResourceClaim.resource.k8s.io "gpu" is valid{JUDGED_AS_1_30}\n')
+    assert err == (
+        "--old: ResourceClaim team-a/gpu-typo matches no object given: nothing was judged as an update of it\n"
+    )
+
+
+def test_old_objects_that_all_match_say_nothing_more(capsys: pytest.CaptureFixture[str]) -> None:
+    old_claims_matched = validate(["-o", "json", str(CLAIMS), "--old", str(OLD_CLAIMS)], capsys)
+    assert "--old:" not in old_claims_matched[2]
+
+
 def test_an_update_without_server_fields_is_judged_as_the_api_server_would_fill_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -3,11 +3,11 @@ match one of them is judged as an UPDATE of it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from webhook.admission import Judge
+from webhook.admission import DRA_GROUP, Judge
 from webhook.offline.apiserver import DEFAULT_NAMESPACE, effective_namespace, in_request_namespace
 from webhook.offline.documents import UnreadableInput
 from webhook.offline.inputs import MANIFEST_SUFFIXES, display_name, expand_paths, read_documents, read_input
@@ -34,6 +34,20 @@ class OldObjects:
         if not item.name:
             return None
         return self.by_key.get(object_key(item, rules, self.request_namespace))
+
+    def unmatched(self, updated: Iterable[ObjectKey]) -> list[ObjectKey]:
+        """The `resource.k8s.io` objects among these that no object was judged as an update of, in
+        the order they were read: most likely a name, namespace or kind that differs by mistake."""
+        matched = set(updated)
+        return [key for key in self.by_key if key[0] == DRA_GROUP and key not in matched]
+
+
+def updated_key(
+    api_version: str, kind: str, namespace: str, name: str, rules: KindRules | None, request_namespace: str
+) -> ObjectKey:
+    """The `object_key` of the old object an object judged as an UPDATE was matched with."""
+    group = api_version.rpartition("/")[0]
+    return (group, kind, effective_namespace(namespace, rules, request_namespace), name)
 
 
 def load_old_objects(
