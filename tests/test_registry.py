@@ -210,6 +210,13 @@ def test_the_command_line_names_each_api_version_and_its_release(capsys: pytest.
         main(["--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "judges resource.k8s.io/v1alpha2 as Kubernetes 1.30 does" in help_text
+    assert "resource.k8s.io/v1 as Kubernetes 1.37 does" in help_text
+    # An apiVersion judged as two releases says which kinds the second one covers.
+    assert "resource.k8s.io/v1alpha3 as Kubernetes 1.31 does" in help_text
+    assert (
+        "resource.k8s.io/v1alpha3 (DeviceTaintRule, ResourcePoolStatusRequest) as Kubernetes 1.37 does"
+        in help_text
+    )
 
 
 # --- a second version, registered in a test ---------------------------------------------------------------

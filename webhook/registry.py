@@ -86,6 +86,14 @@ class KindRegistry(Mapping[GroupVersionKind, KindRules]):
         are judged as, in registration order: ``(("resource.k8s.io/v1alpha2", KUBERNETES_1_30),)``."""
         return tuple(dict.fromkeys((api_version_of(gvk), self._releases[gvk]) for gvk in self._rules))
 
+    def kinds_judged_as(self, api_version: str, release: Release) -> tuple[str, ...]:
+        """The kinds of an apiVersion judged as a release, in registration order."""
+        return tuple(
+            gvk.kind
+            for gvk in self._rules
+            if api_version_of(gvk) == api_version and self._releases[gvk] == release
+        )
+
 
 def api_version_of(gvk: GroupVersionKind) -> str:
     """What the objects of a kind say in ``apiVersion``: ``group/version`` (``version`` in the core group)."""
