@@ -239,6 +239,7 @@ def test_warn_enforcement_allows_and_reports_every_error_as_a_warning() -> None:
             b'{"apiVersion": "admission.k8s.io/v2", "kind": "AdmissionReview", "request": {}}',
             "unsupported AdmissionReview apiVersion",
         ),
+        (b"{}", "AdmissionReview has no apiVersion; expected one of admission.k8s.io/v1"),
         (
             b'{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview"}',
             "AdmissionReview has no request",

@@ -94,11 +94,12 @@ def parse_review(body: bytes | str | Mapping[str, Any]) -> AdmissionReview:
         raise UnreadableReview(400, "request body must be a JSON object (an AdmissionReview)")
     api_version = document.get("apiVersion")
     if api_version not in SUPPORTED_API_VERSIONS:
-        raise UnreadableReview(
-            400,
-            f"unsupported AdmissionReview apiVersion {api_version!r}; expected one of "
-            + ", ".join(SUPPORTED_API_VERSIONS),
+        problem = (
+            "AdmissionReview has no apiVersion"
+            if api_version is None
+            else f"unsupported AdmissionReview apiVersion {api_version!r}"
         )
+        raise UnreadableReview(400, f"{problem}; expected one of " + ", ".join(SUPPORTED_API_VERSIONS))
     if document.get("kind") != "AdmissionReview":
         raise UnreadableReview(400, f"expected kind AdmissionReview, got {document.get('kind')!r}")
     if not is_json_object(document.get("request")):
