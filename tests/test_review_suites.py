@@ -330,9 +330,36 @@ def test_a_malformed_test_is_an_error_and_exits_2(
     code, out, _ = review([str(suite)], capsys)
     assert code == 2
     lines = out.splitlines()
-    assert lines[0].startswith(f"ERROR {suite}:1 ({test['name']}): ")
+    assert lines[0].startswith(f"ERROR {suite}:2 ({test['name']}): ")  # the line the test starts on
     assert error in lines[0]
     assert lines[1:] == ["PASS fine"]
+
+
+def test_a_malformed_test_is_located_at_the_line_it_starts_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(
+        "# two fine tests, then a typo\n"
+        "tests:\n"
+        "  - name: first\n"
+        "    object: {apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: a}}\n"
+        "\n"
+        "  - name: second\n"
+        "    object: {apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: b}}\n"
+        "\n"
+        "  - name: third\n"
+        "    object: {apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {name: c}}\n"
+        "    expect: {alowed: true}\n"
+    )
+    code, out, _ = review([str(suite)], capsys)
+    assert code == 2
+    assert out.splitlines() == [
+        "PASS first",
+        "PASS second",
+        f"ERROR {suite}:9 (third): tests[2].expect: unknown key 'alowed' (known: allowed, causes, "
+        "causes_exact, code, message, message_contains, reason, warnings_contain)",
+    ]
 
 
 def test_tests_must_be_a_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

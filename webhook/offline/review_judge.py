@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,7 +14,7 @@ from webhook.admission import Judge, UnreadableReview, parse_review, review_resp
 from webhook.offline.documents import Document, ReadResult, UnreadableInput
 from webhook.offline.expectations import Expectation
 from webhook.offline.inputs import display_name, no_stdin, read_documents, read_input
-from webhook.offline.suites import is_suite, suite_tests
+from webhook.offline.suites import is_suite, suite_tests, test_lines
 from webhook.registry import api_version_of
 from webhook.release import Release
 from webhook.settings import PolicySettings
@@ -61,7 +61,7 @@ class ReviewJudge:
                 continue
             name = f"{source}:{document.line}" if several else source
             if is_suite(document.data):
-                judged.extend(self.judge_suite(source, document))
+                judged.extend(self.judge_suite(source, document, test_lines(data, document.line)))
             else:
                 judged.append(self.judge_review(source, document.line, name, document.data))
         if read.error is not None:
@@ -88,17 +88,20 @@ class ReviewJudge:
             release=registry.release_of(gvk),
         )
 
-    def judge_suite(self, source: str, document: Document) -> list[JudgedReview]:
+    def judge_suite(self, source: str, document: Document, lines: Sequence[int] = ()) -> list[JudgedReview]:
+        """The tests of a suite document; `lines` are the lines its tests start on (`test_lines`), where
+        a test's problems and its inline reviews are located (else at the document's line)."""
         judged: list[JudgedReview] = []
-        for test in suite_tests(source, document.data, self.judge.registry):
+        tests = suite_tests(source, document.data, self.judge.registry)
+        for index, test in enumerate(tests):
+            test_line = lines[index] if len(lines) == len(tests) else document.line
             if test.problem:
-                judged.append(
-                    JudgedReview(source, document.line, test.title, error=test.problem, from_suite=True)
-                )
+                problem = JudgedReview(source, test_line, test.title, error=test.problem, from_suite=True)
+                judged.append(problem)
                 continue
             for number, (line, review) in enumerate(test.reviews, start=1):
                 case = f"{test.title} [{number}/{len(test.reviews)}]" if len(test.reviews) > 1 else test.title
-                judged_review = self.judge_review(source, line or document.line, case, review)
+                judged_review = self.judge_review(source, line or test_line, case, review)
                 judged.append(dataclasses.replace(judged_review, from_suite=True, expect=test.expect))
         return judged
 

@@ -4,10 +4,12 @@ what its answer must say. The format is documented in docs/offline.md."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+
+import yaml
 
 from webhook.admission import review_document
 from webhook.offline.apiserver import (
@@ -63,6 +65,29 @@ def suite_tests(source: str, suite: Mapping[str, Any], registry: Registry) -> li
             continue
         read.append(SuiteTest(title, expect, tuple(reviews)))
     return read
+
+
+def test_lines(content: bytes, document_line: int) -> Sequence[int]:
+    """The 1-based line each test of the suite document starting on `document_line` starts on, in
+    order; empty when they cannot be told (the document is then located by its own line)."""
+    loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        for document in yaml.compose_all(content, Loader=loader):
+            if document is not None and document.start_mark.line + 1 == document_line:
+                tests = _tests_node(document)
+                return [] if tests is None else [item.start_mark.line + 1 for item in tests.value]
+    except yaml.YAMLError:
+        pass
+    return []
+
+
+def _tests_node(document: yaml.Node) -> yaml.SequenceNode | None:
+    if not isinstance(document, yaml.MappingNode):
+        return None
+    for key, value in document.value:
+        if isinstance(key, yaml.ScalarNode) and key.value == "tests" and isinstance(value, yaml.SequenceNode):
+            return value
+    return None
 
 
 def _suite_test(
