@@ -134,8 +134,7 @@ async def test_a_body_that_does_not_decode_as_its_content_encoding_is_a_400(
     assert response.headers["Connection"].lower() == "close"
     reason = await response.json()
     assert reason["code"] == 400
-    assert reason["message"].startswith("request body cannot be read: ")
-    assert "\n" not in reason["message"]
+    assert reason["message"] == f"request body cannot be read: Can not decode content-encoding: {encoding}"
 
 
 async def test_an_encoding_the_server_cannot_decode_is_refused_by_aiohttp_at_the_head(

@@ -103,13 +103,21 @@ async def _read_review(request: web.Request, settings: Settings) -> AdmissionRev
         error.force_close()
         raise error from None
     except web.RequestPayloadError as unreadable:  # a broken chunked framing or Content-Encoding
-        error = _http_error(400, "request body cannot be read: " + " ".join(str(unreadable).split()))
+        error = _http_error(400, f"request body cannot be read: {_payload_problem(unreadable)}")
         error.force_close()
         raise error from None
     try:
         return parse_review(body)
     except UnreadableReview as unreadable:
         raise _http_error(unreadable.status, unreadable.reason) from None
+
+
+def _payload_problem(unreadable: web.RequestPayloadError) -> str:
+    """What is wrong with a body aiohttp could not read, in one line: the message of the parser's
+    error (`Can not decode content-encoding: gzip`) without the status and layout its text adds."""
+    cause = unreadable.__cause__
+    text = cause.message if isinstance(cause, HttpProcessingError) and cause.message else str(unreadable)
+    return " ".join(text.split())
 
 
 def _encode_answer(review: AdmissionReview, verdict: Verdict) -> tuple[bytes, Verdict]:
