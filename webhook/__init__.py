@@ -5,10 +5,11 @@ release each apiVersion belongs to does (`v1`, `v1beta2`, `v1beta1`: 1.37; `v1al
 DeviceTaintRule and ResourcePoolStatusRequest 1.37; `v1alpha2`: 1.30, plus the namespace rules for
 `parametersRef` that the API server cannot check; docs/versions.md). The same judgement is served
 over HTTPS (`dra-webhook serve`), offline on files (`dra-webhook review`, `dra-webhook validate`)
-and as a Python function:
+and as Python functions, on an AdmissionReview or on a manifest:
 
-    >>> from webhook import review
+    >>> from webhook import review, review_manifest
     >>> review({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": {...}})
+    >>> review_manifest(yaml.safe_load(open("claim.yaml")))["allowed"]
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ BUILD = choose_build()
 
 if TYPE_CHECKING:
     from webhook.admission import review
+    from webhook.offline.manifest_review import review_manifest
 
-__all__ = ["review"]
+__all__ = ["review", "review_manifest"]
 
 
 def __getattr__(name: str) -> Any:
@@ -32,4 +34,8 @@ def __getattr__(name: str) -> Any:
         from webhook.admission import review
 
         return review
+    if name == "review_manifest":
+        from webhook.offline.manifest_review import review_manifest
+
+        return review_manifest
     raise AttributeError(f"module 'webhook' has no attribute {name!r}")

@@ -11,25 +11,15 @@ from typing import Any, Final
 
 import yaml
 
-from webhook.admission import review_document
-from webhook.offline.apiserver import (
-    DEFAULT_NAMESPACE,
-    in_request_namespace,
-    server_filled_create,
-    server_filled_update,
-)
 from webhook.offline.documents import UnreadableInput
 from webhook.offline.expectations import ALLOWED, Expectation, SuiteError, parse_expectation, typed_field
 from webhook.offline.inputs import STDIN_NAME, no_stdin, read_documents, read_input
+from webhook.offline.manifest_review import Registry, manifest_review_document
 from webhook.offline.objects import NotAnObject, expand_objects
-from webhook.rules.kinds import GroupVersionKind, KindRules
-from webhook.rules.values import text
 
 _TEST_KEYS: Final = frozenset(
     {"name", "review", "object", "old_object", "operation", "subresource", "expect"}
 )
-
-Registry = Mapping[GroupVersionKind, KindRules]
 
 
 def is_suite(data: Any) -> bool:
@@ -126,25 +116,12 @@ def _review_of_object(test: Mapping[str, Any], where: str, base: Path, registry:
     namespace unless they name one): CREATE, or UPDATE when old_object is given."""
     obj = _single_object(test["object"], f"{where}.object", base)
     old = _single_object(test["old_object"], f"{where}.old_object", base) if "old_object" in test else None
-    operation = typed_field(test, "operation", str, where) or ("UPDATE" if old is not None else "CREATE")
-    kind = text(obj.get("kind"))
-    group, _, version = text(obj.get("apiVersion")).rpartition("/")
-    gvk = GroupVersionKind(group, version, kind)
-    rules = registry.get(gvk)
-    if rules is not None and old is None:
-        obj = server_filled_create(obj, rules, DEFAULT_NAMESPACE)
-    elif rules is not None and old is not None:
-        obj = in_request_namespace(obj, rules, DEFAULT_NAMESPACE)
-        old = in_request_namespace(old, rules, DEFAULT_NAMESPACE)
-    if old is not None:
-        obj = server_filled_update(obj, old)
-    return review_document(
+    return manifest_review_document(
+        obj,
+        old,
+        registry,
         uid=f"dra-webhook-suite-{where}",
-        gvk=gvk,
-        resource=rules.resource if rules else "",
-        operation=operation,
-        obj=obj,
-        old_obj=old,
+        operation=typed_field(test, "operation", str, where),
         subresource=typed_field(test, "subresource", str, where),
     )
 
