@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from junitparser import Error, Failure, JUnitXml, Skipped
 
 from webhook.cli import main
@@ -631,6 +632,43 @@ def test_an_unreadable_old_file_exits_2(capsys: pytest.CaptureFixture[str]) -> N
     code, out, err = validate([str(CLAIMS), "--old", str(BROKEN)], capsys)
     assert (code, out) == (2, "")
     assert f"{BROKEN}:13:12: invalid YAML" in err and "(in --old)" in err
+
+
+YAML_SCALAR_HINT = (
+    " (kubectl reads a plain YAML value such as y, n, on, off, 010 or 1.0 as a boolean or a number: "
+    "quote a value meant as a string)"
+)
+SLICE_ON_NODE_N = (
+    "apiVersion: resource.k8s.io/v1\nkind: ResourceSlice\nmetadata: {name: s}\nspec:\n  driver: d.example.com\n"
+    "  nodeName: n\n  pool: {name: p, generation: 1, resourceSliceCount: 1}\n"
+)
+
+
+def test_a_boolean_yaml_read_where_a_string_belongs_comes_with_a_hint_to_quote_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = tmp_path / "slice.yaml"
+    manifest.write_text(SLICE_ON_NODE_N)
+    code, out, _ = validate([str(manifest)], capsys)
+    assert code == 1
+    assert out.endswith(f"(resource.k8s.io/v1, judged as Kubernetes 1.37){YAML_SCALAR_HINT}\n")
+    assert 'spec.nodeName: Invalid value: "boolean"' in out
+
+
+def test_json_and_other_type_errors_get_no_yaml_hint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    as_json = tmp_path / "slice.json"
+    as_json.write_text(json.dumps(yaml.safe_load(SLICE_ON_NODE_N.replace("nodeName: n", "nodeName: false"))))
+    code, out, _ = validate([str(as_json)], capsys)
+    assert code == 1 and YAML_SCALAR_HINT not in out
+    count_as_text = tmp_path / "claim.yaml"
+    count_as_text.write_text(
+        "apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c}\nspec:\n"
+        '  devices: {requests: [{name: a, exactly: {deviceClassName: c, count: "two"}}]}\n'
+    )
+    code, out, _ = validate([str(count_as_text)], capsys)
+    assert code == 1 and YAML_SCALAR_HINT not in out
 
 
 # --- report formats -----------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ What becomes of an object (docs/offline.md, "What fails the run"):
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -335,6 +335,7 @@ class ManifestJudge:
             causes=causes,
             warnings=warnings,
             release=release,
+            hint=yaml_scalar_hint(causes) if not item.source.endswith(".json") else "",
         )
 
     def _strict_decoding(self, item: ManifestObject, gvk: GroupVersionKind) -> StrictDecoding:
@@ -380,6 +381,26 @@ class StrictDecoding:
 def _of_the_group(api_version: str) -> bool:
     """An apiVersion of resource.k8s.io, or one that names it with no version (`resource.k8s.io`)."""
     return api_version == GROUP or api_version.startswith(GROUP + "/")
+
+
+# The structural check's words for a value of another JSON type where a string belongs.
+_STRING_GOT: Final = ' in body must be of type string: "'
+_NOT_STRINGS: Final = ('boolean"', 'integer"', 'number"')
+
+
+def yaml_scalar_hint(causes: Sequence[Mapping[str, str]]) -> str:
+    """For a string field that got a boolean or a number from YAML: that kubectl reads plain `on`,
+    `n`, `010` or `1.0` as such (YAML 1.1, docs/offline.md), and that quoting keeps a string."""
+    if not any(
+        cause.get("reason") == "FieldValueTypeInvalid"
+        and cause.get("message", "").endswith(tuple(_STRING_GOT + got for got in _NOT_STRINGS))
+        for cause in causes
+    ):
+        return ""
+    return (
+        "kubectl reads a plain YAML value such as y, n, on, off, 010 or 1.0 as a boolean or a number: "
+        "quote a value meant as a string"
+    )
 
 
 def _request(gvk: GroupVersionKind, operation: str, subresource: str, obj: Any, old: Any) -> AdmissionRequest:

@@ -133,7 +133,7 @@ def _object_lines(result: ObjectResult, *, verbose: bool) -> list[Line]:
     lines = []
     status = result.status
     if status == "invalid" and result.kind and result.message.startswith(result.kind + "."):
-        lines.append(Line("fail", f"{result.source}: {result.message}{_judged_as(result)}"))
+        lines.append(Line("fail", f"{result.source}: {result.message}{_judged_as(result)}{_hint(result)}"))
     elif status in ("invalid", "not-validated") and not result.kind:
         lines.append(Line("fail", f"{result.location}: {result.message}{_hint(result)}"))
     elif status in ("invalid", "not-validated"):
