@@ -362,6 +362,35 @@ def test_a_malformed_test_is_located_at_the_line_it_starts_on(
     ]
 
 
+TYPO_TEST = "  - name: {name}\n    object: {{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {{name: a}}}}\n    expect: {{alowed: true}}\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "lines"),
+    [
+        # the second document of a file: its own tests' lines
+        ("tests: []\n---\n# the real suite\ntests:\n" + TYPO_TEST.format(name="t"), [5]),
+        # two `tests` keys: the loader keeps the last, and so do the lines
+        ("tests:\n" + TYPO_TEST.format(name="first") + "tests:\n\n" + TYPO_TEST.format(name="t"), [7]),
+        # a JSON suite, one test per line
+        (
+            '{"tests": [\n{"name": "ok", "object": {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", '
+            '"metadata": {"name": "a"}}},\n{"name": "t", "object": {}, "expect": {"alowed": true}}\n]}\n',
+            [3],
+        ),
+    ],
+    ids=["second document", "tests given twice", "json"],
+)
+def test_a_malformed_test_is_located_in_any_suite_file(
+    content: str, lines: list[int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suite = tmp_path / ("suite.json" if content.startswith("{") else "suite.yaml")
+    suite.write_text(content)
+    _, out, _ = review([str(suite)], capsys)
+    errors = [line for line in out.splitlines() if line.startswith("ERROR")]
+    assert [error.partition(" (")[0] for error in errors] == [f"ERROR {suite}:{line}" for line in lines]
+
+
 def test_tests_must_be_a_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     suite = tmp_path / "suite.yaml"
     suite.write_text("tests: {name: x}\n")

@@ -16,7 +16,7 @@ from typing import Any, Final
 from webhook.rules.kinds import KindRules
 from webhook.rules.values import mapping
 
-DEFAULT_NAMESPACE: Final = "default"  # kubectl's namespace when neither the object nor -n names one
+KUBECTL_NAMESPACE: Final = "default"  # kubectl's namespace when neither the object nor -n names one
 
 
 def effective_namespace(namespace: str, rules: KindRules | None, request_namespace: str) -> str:

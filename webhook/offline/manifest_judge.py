@@ -27,7 +27,7 @@ from typing import Any, Final, Literal
 from webhook.admission import DRA_GROUP, AdmissionRequest, Judge, ReviewKind, Verdict
 from webhook.field import go_quote
 from webhook.offline.apiserver import (
-    DEFAULT_NAMESPACE,
+    KUBECTL_NAMESPACE,
     in_request_namespace,
     server_filled_create,
     server_filled_update,
@@ -151,7 +151,7 @@ class ValidateOptions:
 
     policy: PolicySettings = field(default_factory=PolicySettings)
     subresource: str = ""
-    namespace: str = DEFAULT_NAMESPACE  # the request namespace (kubectl -n)
+    namespace: str = KUBECTL_NAMESPACE  # the request namespace (kubectl -n)
     # kubectl's --validate: unknown and duplicate fields fail the object, are warnings, or are dropped.
     field_validation: FieldValidation = "strict"
     # kubeconform's -ignore-missing-schemas: a served kind the webhook does not judge is skipped.

@@ -4,30 +4,32 @@ review suites' `object:` tests and `webhook.review_manifest` judge."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from webhook.admission import Judge, default_judge, review, review_document
 from webhook.offline.apiserver import (
-    DEFAULT_NAMESPACE,
+    KUBECTL_NAMESPACE,
     in_request_namespace,
     server_filled_create,
     server_filled_update,
 )
-from webhook.rules.kinds import GroupVersionKind, KindRules
+from webhook.registry import KindRegistry
+from webhook.rules.kinds import GroupVersionKind
 from webhook.rules.values import text
 
-Registry = Mapping[GroupVersionKind, KindRules]
+# The uid of the reviews review_manifest builds (an answer carries it back).
+MANIFEST_REVIEW_UID: Final = "review-manifest"
 
 
 def manifest_review_document(
     obj: Mapping[str, Any],
     old: Mapping[str, Any] | None,
-    registry: Registry,
+    registry: KindRegistry,
     *,
     uid: str,
     operation: str = "",
     subresource: str = "",
-    namespace: str = DEFAULT_NAMESPACE,
+    namespace: str = KUBECTL_NAMESPACE,
 ) -> dict[str, Any]:
     """The AdmissionReview of a manifest as a client sends it (in `namespace` unless it names one),
     with what the API server fills in first: CREATE, or UPDATE of `old` when it is given."""
@@ -60,7 +62,7 @@ def review_manifest(
     old: Mapping[str, Any] | None = None,
     *,
     subresource: str = "",
-    namespace: str = DEFAULT_NAMESPACE,
+    namespace: str = KUBECTL_NAMESPACE,
     judge: Judge | None = None,
 ) -> dict[str, Any]:
     """Judge one manifest (a dict, as `yaml.safe_load` gives it) and return the `response` of the
@@ -70,9 +72,11 @@ def review_manifest(
         >>> from webhook import review_manifest
         >>> review_manifest(claim)["allowed"]
     """
+    if subresource and old is None:
+        raise ValueError(f"a {subresource} update needs the old object (old=...)")
     judge = judge or default_judge()
     document = manifest_review_document(
-        manifest, old, judge.registry, uid="review-manifest", subresource=subresource, namespace=namespace
+        manifest, old, judge.registry, uid=MANIFEST_REVIEW_UID, subresource=subresource, namespace=namespace
     )
     response: dict[str, Any] = review(document, judge=judge)["response"]
     return response

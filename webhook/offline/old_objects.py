@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from webhook.admission import DRA_GROUP, Judge
-from webhook.offline.apiserver import DEFAULT_NAMESPACE, effective_namespace, in_request_namespace
+from webhook.offline.apiserver import KUBECTL_NAMESPACE, effective_namespace, in_request_namespace
 from webhook.offline.documents import UnreadableInput
 from webhook.offline.inputs import MANIFEST_SUFFIXES, display_name, expand_paths, read_documents, read_input
 from webhook.offline.objects import ManifestObject, NotAnObject, objects_of
 from webhook.rules.kinds import KindRules
+from webhook.rules.values import text
 
 ObjectKey = tuple[str, str, str, str]  # group, kind, namespace, name
 
@@ -28,24 +29,29 @@ class OldObjects:
     """The old versions of objects, by `object_key` (a later duplicate wins)."""
 
     by_key: Mapping[ObjectKey, Mapping[str, Any]] = field(default_factory=dict)
-    request_namespace: str = DEFAULT_NAMESPACE
+    request_namespace: str = KUBECTL_NAMESPACE
 
     def find(self, item: ManifestObject, rules: KindRules | None) -> Mapping[str, Any] | None:
         if not item.name:
             return None
         return self.by_key.get(object_key(item, rules, self.request_namespace))
 
-    def unmatched(self, updated: Iterable[ObjectKey]) -> list[ObjectKey]:
-        """The `resource.k8s.io` objects among these that no object was judged as an update of, in
-        the order they were read: most likely a name, namespace or kind that differs by mistake."""
-        matched = set(updated)
-        return [key for key in self.by_key if key[0] == DRA_GROUP and key not in matched]
+    def not_given(self, given: Iterable[ObjectKey]) -> list[tuple[str, ObjectKey]]:
+        """The `resource.k8s.io` objects among these whose key no object given has, with their
+        apiVersion, in the order they were read: most likely a name, namespace, kind or apiVersion
+        that differs by mistake, which leaves the object meant judged as a CREATE."""
+        keys = set(given)
+        return [
+            (text(obj.get("apiVersion")), key)
+            for key, obj in self.by_key.items()
+            if key[0] == DRA_GROUP and key not in keys
+        ]
 
 
-def updated_key(
+def given_key(
     api_version: str, kind: str, namespace: str, name: str, rules: KindRules | None, request_namespace: str
 ) -> ObjectKey:
-    """The `object_key` of the old object an object judged as an UPDATE was matched with."""
+    """The `object_key` of an object given, from what its result says of it."""
     group = api_version.rpartition("/")[0]
     return (group, kind, effective_namespace(namespace, rules, request_namespace), name)
 
@@ -55,7 +61,7 @@ def load_old_objects(
     *,
     judge: Judge,
     read_stdin: Callable[[], bytes],
-    request_namespace: str = DEFAULT_NAMESPACE,
+    request_namespace: str = KUBECTL_NAMESPACE,
 ) -> tuple[OldObjects, list[UnreadableInput]]:
     by_key: dict[ObjectKey, Mapping[str, Any]] = {}
     problems: list[UnreadableInput] = []

@@ -14,7 +14,7 @@ from webhook.admission import Judge, UnreadableReview, parse_review, review_resp
 from webhook.offline.documents import Document, ReadResult, UnreadableInput
 from webhook.offline.expectations import Expectation
 from webhook.offline.inputs import display_name, no_stdin, read_documents, read_input
-from webhook.offline.suites import is_suite, suite_tests, test_lines
+from webhook.offline.suites import is_suite, lines_of_suite_tests, suite_tests
 from webhook.registry import api_version_of
 from webhook.release import Release
 from webhook.settings import PolicySettings
@@ -56,12 +56,15 @@ class ReviewJudge:
         read = read_documents(source, data)
         judged: list[JudgedReview] = []
         several = len(read.documents) > 1
+        suite_lines: Mapping[int, Sequence[int]] | None = None  # read once, for the first suite
         for document in read.documents:
             if document.data is None:
                 continue
             name = f"{source}:{document.line}" if several else source
             if is_suite(document.data):
-                judged.extend(self.judge_suite(source, document, test_lines(data, document.line)))
+                if suite_lines is None:
+                    suite_lines = lines_of_suite_tests(data)
+                judged.extend(self.judge_suite(source, document, suite_lines.get(document.line, ())))
             else:
                 judged.append(self.judge_review(source, document.line, name, document.data))
         if read.error is not None:
@@ -89,8 +92,9 @@ class ReviewJudge:
         )
 
     def judge_suite(self, source: str, document: Document, lines: Sequence[int] = ()) -> list[JudgedReview]:
-        """The tests of a suite document; `lines` are the lines its tests start on (`test_lines`), where
-        a test's problems and its inline reviews are located (else at the document's line)."""
+        """The tests of a suite document. `lines` are the lines its tests start on
+        (`lines_of_suite_tests`), where a test's problems and inline reviews are located (else at the
+        document's line)."""
         judged: list[JudgedReview] = []
         tests = suite_tests(source, document.data, self.judge.registry)
         for index, test in enumerate(tests):

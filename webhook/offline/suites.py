@@ -14,8 +14,9 @@ import yaml
 from webhook.offline.documents import UnreadableInput
 from webhook.offline.expectations import ALLOWED, Expectation, SuiteError, parse_expectation, typed_field
 from webhook.offline.inputs import STDIN_NAME, no_stdin, read_documents, read_input
-from webhook.offline.manifest_review import Registry, manifest_review_document
+from webhook.offline.manifest_review import manifest_review_document
 from webhook.offline.objects import NotAnObject, expand_objects
+from webhook.registry import KindRegistry
 
 _TEST_KEYS: Final = frozenset(
     {"name", "review", "object", "old_object", "operation", "subresource", "expect"}
@@ -37,7 +38,7 @@ class SuiteTest:
     problem: str = ""
 
 
-def suite_tests(source: str, suite: Mapping[str, Any], registry: Registry) -> list[SuiteTest]:
+def suite_tests(source: str, suite: Mapping[str, Any], registry: KindRegistry) -> list[SuiteTest]:
     """The tests of one suite document; files are named relative to the suite's `source`."""
     tests = suite.get("tests")
     base = Path(source).parent if source != STDIN_NAME else Path()
@@ -57,31 +58,36 @@ def suite_tests(source: str, suite: Mapping[str, Any], registry: Registry) -> li
     return read
 
 
-def test_lines(content: bytes, document_line: int) -> Sequence[int]:
-    """The 1-based line each test of the suite document starting on `document_line` starts on, in
-    order; empty when they cannot be told (the document is then located by its own line)."""
+def lines_of_suite_tests(content: bytes) -> Mapping[int, Sequence[int]]:
+    """For each YAML document of a file that has a `tests` list, by the line the document starts on:
+    the 1-based line each of its tests starts on, in order. One pass over the file, done only for a
+    file that holds a suite; empty when it cannot be composed (its tests are then located by their
+    document's line)."""
     loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    lines: dict[int, Sequence[int]] = {}
     try:
         for document in yaml.compose_all(content, Loader=loader):
-            if document is not None and document.start_mark.line + 1 == document_line:
-                tests = _tests_node(document)
-                return [] if tests is None else [item.start_mark.line + 1 for item in tests.value]
+            tests = _tests_node(document)
+            if document is not None and tests is not None:
+                lines[document.start_mark.line + 1] = [item.start_mark.line + 1 for item in tests.value]
     except yaml.YAMLError:
-        pass
-    return []
+        return {}
+    return lines
 
 
-def _tests_node(document: yaml.Node) -> yaml.SequenceNode | None:
+def _tests_node(document: yaml.Node | None) -> yaml.SequenceNode | None:
+    """The `tests` list of a document; of two `tests` keys the last, which the loader keeps too."""
     if not isinstance(document, yaml.MappingNode):
         return None
+    found = None
     for key, value in document.value:
-        if isinstance(key, yaml.ScalarNode) and key.value == "tests" and isinstance(value, yaml.SequenceNode):
-            return value
-    return None
+        if isinstance(key, yaml.ScalarNode) and key.value == "tests":
+            found = value if isinstance(value, yaml.SequenceNode) else None
+    return found
 
 
 def _suite_test(
-    test: Any, where: str, base: Path, registry: Registry
+    test: Any, where: str, base: Path, registry: KindRegistry
 ) -> tuple[Expectation, list[tuple[int, Any]]]:
     if not isinstance(test, Mapping):
         raise SuiteError(f"{where}: expected a mapping")
@@ -111,7 +117,9 @@ def _documents(value: Any, where: str, base: Path) -> list[tuple[int, Any]]:
     return documents
 
 
-def _review_of_object(test: Mapping[str, Any], where: str, base: Path, registry: Registry) -> dict[str, Any]:
+def _review_of_object(
+    test: Mapping[str, Any], where: str, base: Path, registry: KindRegistry
+) -> dict[str, Any]:
     """An AdmissionReview built around manifests as a client sends them (in the "default"
     namespace unless they name one): CREATE, or UPDATE when old_object is given."""
     obj = _single_object(test["object"], f"{where}.object", base)

@@ -11,7 +11,7 @@ from webhook.admission import DRA_GROUP, Judge
 from webhook.field import go_quote
 from webhook.offline.inputs import MANIFEST_SUFFIXES, PathFilter, expand_paths, read_stdin_once
 from webhook.offline.manifest_judge import ManifestJudge, ObjectResult, ValidateOptions
-from webhook.offline.old_objects import ObjectKey, OldObjects, load_old_objects, updated_key
+from webhook.offline.old_objects import ObjectKey, OldObjects, given_key, load_old_objects
 from webhook.offline.progress import Progress
 from webhook.offline.reports import EXIT_UNREADABLE, PLAIN, Case, Line, Style, Tally, counted, make_report
 from webhook.offline.workers import judge_in_order
@@ -60,7 +60,7 @@ def run_validate(
     manifest_judge = ManifestJudge(judge, run.options, old)
     report = make_report(run.output, out, summary=run.summary, title="dra-webhook validate", style=run.style)
     tally = Tally()
-    updated: set[ObjectKey] = set()
+    given: set[ObjectKey] = set()  # of the objects judged, skipped or not validated
     meter = Progress(progress, total_files=len(tasks), noun="objects")
     try:
         for results in judge_in_order(
@@ -72,8 +72,8 @@ def run_validate(
             tally.files += 1
             for result in results:
                 tally.add(result.status)
-                if result.operation == "UPDATE":
-                    updated.add(_updated_key(result, judge, run.options.namespace))
+                if result.kind and result.name:
+                    given.add(_given_key(result, judge, run.options.namespace))
             lines = [line for result in results for line in _object_lines(result, verbose=run.verbose)]
             if lines:
                 meter.clear()  # no result is ever written after a progress line on the same terminal
@@ -83,7 +83,7 @@ def run_validate(
             meter.advance(len(results))
     finally:
         meter.finish()
-    _warn_of_unmatched_old_objects(old, updated, err)
+    _warn_of_old_objects_not_given(old, given, err)
     summary_line = validate_summary_line(tally)
     report.finish(_validate_summary(tally), summary_line)
     if run.summary and run.output != "text":
@@ -91,20 +91,20 @@ def run_validate(
     return tally.exit_code
 
 
-def _updated_key(result: ObjectResult, judge: Judge, request_namespace: str) -> ObjectKey:
+def _given_key(result: ObjectResult, judge: Judge, request_namespace: str) -> ObjectKey:
     group, _, version = result.api_version.rpartition("/")
     rules = judge.registry.get(GroupVersionKind(group, version, result.kind))
-    return updated_key(
-        result.api_version, result.kind, result.namespace, result.name, rules, request_namespace
-    )
+    return given_key(result.api_version, result.kind, result.namespace, result.name, rules, request_namespace)
 
 
-def _warn_of_unmatched_old_objects(old: OldObjects, updated: set[ObjectKey], err: TextIO) -> None:
-    """An old object no object was matched with leaves the object it was meant for judged as a
-    CREATE: say so, without failing the run (an old file may hold more than one run needs)."""
-    for _, kind, namespace, name in old.unmatched(updated):
+def _warn_of_old_objects_not_given(old: OldObjects, given: set[ObjectKey], err: TextIO) -> None:
+    """An old object that no object given matches leaves the object it was meant for judged as a
+    CREATE: say so, without failing the run (an old file may hold more than one run needs). An object
+    given but not judged (skipped, not validated) says why in its own result."""
+    for api_version, (_, kind, namespace, name) in old.not_given(given):
         who = f"{namespace}/{name}" if namespace else name
-        err.write(f"--old: {kind} {who} matches no object given: nothing was judged as an update of it\n")
+        err.write(f"--old: {api_version} {kind} {who} matches no object given: ")
+        err.write("nothing was judged as an update of it\n")
 
 
 def _validate_summary(tally: Tally) -> dict[str, int]:
