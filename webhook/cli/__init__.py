@@ -18,13 +18,9 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from webhook.cli import certs, manifests, review, serve, validate
 from webhook.cli.command import EXIT_CLOSED_PIPE, Runner
-
-if TYPE_CHECKING:
-    from webhook.release import Release
 
 __all__ = ["EXIT_CLOSED_PIPE", "build_parser", "main", "version_text"]
 
@@ -53,9 +49,7 @@ def _closed_pipe() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from webhook.registry import REGISTRY
-
-    judged = ", ".join(_judged_as(api_version, release) for api_version, release in REGISTRY.version_table())
+    judged = _judged_as()
     parser = argparse.ArgumentParser(
         prog="dra-webhook",
         description=f"Validating admission webhook for Kubernetes Dynamic Resource Allocation: it judges "
@@ -68,16 +62,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _judged_as(api_version: str, release: Release) -> str:
-    """``resource.k8s.io/v1 as Kubernetes 1.37 does``; for an apiVersion judged as two releases, the
-    kinds of the later one: ``resource.k8s.io/v1alpha3 (DeviceTaintRule, ...) as Kubernetes 1.37 does``."""
+def _judged_as() -> str:
+    """``resource.k8s.io/v1 as Kubernetes 1.37 does, ...``; an apiVersion judged as a second release
+    names that release's kinds: ``resource.k8s.io/v1alpha3 (DeviceTaintRule, ...) as Kubernetes 1.37
+    does``."""
     from webhook.registry import REGISTRY
 
-    first_release = next(judged for version, judged in REGISTRY.version_table() if version == api_version)
-    if release == first_release:
-        return f"{api_version} as {release} does"
-    kinds = ", ".join(REGISTRY.kinds_judged_as(api_version, release))
-    return f"{api_version} ({kinds}) as {release} does"
+    named: set[str] = set()
+    parts = []
+    for api_version, release in REGISTRY.version_table():
+        judged = api_version
+        if api_version in named:
+            judged += f" ({', '.join(REGISTRY.kinds_judged_as(api_version, release))})"
+        parts.append(f"{judged} as {release} does")
+        named.add(api_version)
+    return ", ".join(parts)
 
 
 def version_text() -> str:

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from webhook import eras
     from webhook.manifests import read_ca_bundle, release_notes, render_objects, render_yaml
 
-    release = args.kubernetes_version or eras.NEWEST_RELEASE
+    release = args.kubernetes_version if args.kubernetes_version is not None else eras.NEWEST_RELEASE
     try:
         era = eras.era_of(release)
     except ValueError as error:
