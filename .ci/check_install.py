@@ -5,6 +5,7 @@ pip-installed into, run outside the checkout, so nothing comes from the source t
 
 * ``--version`` names the version of the package metadata, and the build of the rules (`--build`);
 * ``validate`` and ``review`` judge files of tests/data with the API server's own messages;
+* ``from webhook import review, review_manifest`` works, and a manifest is judged from Python;
 * ``certs`` writes a certificate and ``manifests`` renders the deployment with its CA;
 * ``serve`` starts with that certificate, becomes ready, answers a review over HTTPS, stops on SIGTERM.
 
@@ -40,6 +41,20 @@ DENIED_REVIEW = (
     "status.reservedFor: Too long: may not be longer than 32"
 )
 BUILDS = {"compiled": "compiled with mypyc", "pure": "pure Python"}
+# The Python API as the README shows it: a v1 claim with an unsupported allocation mode.
+PYTHON_API = (
+    "import json\n"
+    "from webhook import review, review_manifest\n"
+    "exactly = {'deviceClassName': 'gpu.example.com', 'allocationMode': 'Sometimes'}\n"
+    "request = {'name': 'gpu', 'exactly': exactly}\n"
+    "claim = {'apiVersion': 'resource.k8s.io/v1', 'kind': 'ResourceClaim', 'metadata': {'name': 'gpu'},\n"
+    "         'spec': {'devices': {'requests': [request]}}}\n"
+    "print(json.dumps(review_manifest(claim)))\n"
+)
+DENIED_BY_PYTHON = (
+    'ResourceClaim.resource.k8s.io "gpu" is invalid: spec.devices.requests[0].exactly.allocationMode: '
+    'Unsupported value: "Sometimes": supported values: "All", "ExactCount"'
+)
 
 
 class CheckFailed(Exception):
@@ -93,6 +108,17 @@ def check_offline(venv: Path, cwd: Path) -> None:
     check(reviewed.returncode == 1, f"review: exit status {reviewed.returncode}, not 1: {reviewed.stderr}")
     status = json.loads(reviewed.stdout)["response"]["status"]
     check(status["message"] == DENIED_REVIEW, f"review: {status['message']!r}")
+
+
+def check_python_api(venv: Path, cwd: Path) -> None:
+    judged = run(venv, "python", "-c", PYTHON_API, cwd=cwd)
+    check(judged.returncode == 0, f"the Python API: exit status {judged.returncode}: {judged.stderr}")
+    response = json.loads(judged.stdout)
+    check(response["allowed"] is False, f"review_manifest allowed an invalid claim: {response}")
+    check(
+        response["status"]["message"] == DENIED_BY_PYTHON,
+        f"review_manifest: {response['status']['message']!r}",
+    )
 
 
 def check_certs_and_manifests(venv: Path, cwd: Path) -> Path:
@@ -180,11 +206,13 @@ def main() -> int:
         try:
             version = check_version(args.venv, args.build, cwd)
             check_offline(args.venv, cwd)
+            check_python_api(args.venv, cwd)
             check_serve(args.venv, check_certs_and_manifests(args.venv, cwd), cwd)
         except (CheckFailed, subprocess.TimeoutExpired, OSError, ValueError, KeyError) as failure:
             print(f"check_install: {args.venv}: FAILED: {failure}", file=sys.stderr)
             return 1
-    print(f"check_install: {args.venv}: {version}; validate, review, certs, manifests, serve as expected")
+    checked = "validate, review, the Python API, certs, manifests, serve"
+    print(f"check_install: {args.venv}: {version}; {checked} as expected")
     return 0
 
 
