@@ -384,8 +384,9 @@ def _of_the_group(api_version: str) -> bool:
 
 
 # The structural check's words for a value of another JSON type where a string belongs.
-_STRING_GOT: Final = ' in body must be of type string: "'
-_NOT_STRINGS: Final = ('boolean"', 'integer"', 'number"')
+_STRING_GOT_ANOTHER_TYPE: Final = tuple(
+    f' in body must be of type string: "{json_type}"' for json_type in ("boolean", "integer", "number")
+)
 
 
 def yaml_scalar_hint(causes: Sequence[Mapping[str, str]]) -> str:
@@ -393,7 +394,7 @@ def yaml_scalar_hint(causes: Sequence[Mapping[str, str]]) -> str:
     `n`, `010` or `1.0` as such (YAML 1.1, docs/offline.md), and that quoting keeps a string."""
     if not any(
         cause.get("reason") == "FieldValueTypeInvalid"
-        and cause.get("message", "").endswith(tuple(_STRING_GOT + got for got in _NOT_STRINGS))
+        and cause.get("message", "").endswith(_STRING_GOT_ANOTHER_TYPE)
         for cause in causes
     ):
         return ""

@@ -12,7 +12,8 @@ from webhook.offline.apiserver import KUBECTL_NAMESPACE, effective_namespace, in
 from webhook.offline.documents import UnreadableInput
 from webhook.offline.inputs import MANIFEST_SUFFIXES, display_name, expand_paths, read_documents, read_input
 from webhook.offline.objects import ManifestObject, NotAnObject, objects_of
-from webhook.rules.kinds import KindRules
+from webhook.registry import KindRegistry
+from webhook.rules.kinds import GroupVersionKind, KindRules
 from webhook.rules.values import text
 
 ObjectKey = tuple[str, str, str, str]  # group, kind, namespace, name
@@ -36,6 +37,14 @@ class OldObjects:
             return None
         return self.by_key.get(object_key(item, rules, self.request_namespace))
 
+    def key_of_given(
+        self, api_version: str, kind: str, namespace: str, name: str, registry: KindRegistry
+    ) -> ObjectKey:
+        """The `object_key` of an object given, from what its result says of it."""
+        group, _, version = api_version.rpartition("/")
+        rules = registry.get(GroupVersionKind(group, version, kind))
+        return (group, kind, effective_namespace(namespace, rules, self.request_namespace), name)
+
     def not_given(self, given: Iterable[ObjectKey]) -> list[tuple[str, ObjectKey]]:
         """The `resource.k8s.io` objects among these whose key no object given has, with their
         apiVersion, in the order they were read: most likely a name, namespace, kind or apiVersion
@@ -46,14 +55,6 @@ class OldObjects:
             for key, obj in self.by_key.items()
             if key[0] == DRA_GROUP and key not in keys
         ]
-
-
-def given_key(
-    api_version: str, kind: str, namespace: str, name: str, rules: KindRules | None, request_namespace: str
-) -> ObjectKey:
-    """The `object_key` of an object given, from what its result says of it."""
-    group = api_version.rpartition("/")[0]
-    return (group, kind, effective_namespace(namespace, rules, request_namespace), name)
 
 
 def load_old_objects(

@@ -11,11 +11,10 @@ from webhook.admission import DRA_GROUP, Judge
 from webhook.field import go_quote
 from webhook.offline.inputs import MANIFEST_SUFFIXES, PathFilter, expand_paths, read_stdin_once
 from webhook.offline.manifest_judge import ManifestJudge, ObjectResult, ValidateOptions
-from webhook.offline.old_objects import ObjectKey, OldObjects, given_key, load_old_objects
+from webhook.offline.old_objects import ObjectKey, OldObjects, load_old_objects
 from webhook.offline.progress import Progress
 from webhook.offline.reports import EXIT_UNREADABLE, PLAIN, Case, Line, Style, Tally, counted, make_report
 from webhook.offline.workers import judge_in_order
-from webhook.rules.kinds import GroupVersionKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +71,11 @@ def run_validate(
             tally.files += 1
             for result in results:
                 tally.add(result.status)
-                if result.kind and result.name:
-                    given.add(_given_key(result, judge, run.options.namespace))
+                if old.by_key and result.kind and result.name:
+                    key = old.key_of_given(
+                        result.api_version, result.kind, result.namespace, result.name, judge.registry
+                    )
+                    given.add(key)
             lines = [line for result in results for line in _object_lines(result, verbose=run.verbose)]
             if lines:
                 meter.clear()  # no result is ever written after a progress line on the same terminal
@@ -89,12 +91,6 @@ def run_validate(
     if run.summary and run.output != "text":
         err.write(summary_line + "\n")
     return tally.exit_code
-
-
-def _given_key(result: ObjectResult, judge: Judge, request_namespace: str) -> ObjectKey:
-    group, _, version = result.api_version.rpartition("/")
-    rules = judge.registry.get(GroupVersionKind(group, version, result.kind))
-    return given_key(result.api_version, result.kind, result.namespace, result.name, rules, request_namespace)
 
 
 def _warn_of_old_objects_not_given(old: OldObjects, given: set[ObjectKey], err: TextIO) -> None:
