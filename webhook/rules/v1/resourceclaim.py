@@ -105,7 +105,7 @@ def validate_claim_update(new: Obj, old: Obj) -> ErrorList:
 
 def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
     """Status: `ValidateResourceClaimStatusUpdate` merged with `Validate_ResourceClaim(new, old)`."""
-    new, old = defaulted_claim(new), defaulted_claim(old)
+    new, old = defaulted_claim(meta.reset_object_meta_for_status(new, old)), defaulted_claim(old)
     new = {
         **new,
         "status": drop_deallocated_status_devices(mapping(new.get("status")), mapping(old.get("status"))),
