@@ -1,6 +1,6 @@
-"""The paths kube-apiserver 1.37 reports for a v1beta1 object: the hand-written validation's (v1's
-shape) for every hand-written error, wherever it is; v1beta1's paths for the declarative errors (those
-the v1 rules' merge marks)."""
+"""The paths and the order kube-apiserver 1.37 reports for a v1beta1 object: the hand-written
+validation's (v1's shape) for every hand-written error, wherever it is; v1beta1's paths and field order
+for the declarative errors (those the v1 rules' merge marks)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from webhook.field import ErrorType, FieldError
-from webhook.rules.v1beta1.kinds import RESOURCE_SLICE
+from webhook.rules.v1beta1.kinds import RESOURCE_CLAIM, RESOURCE_SLICE
 from webhook.rules.v1beta1.paths import (
     claim_errors_to_v1beta1,
     claim_template_errors_to_v1beta1,
@@ -141,6 +141,41 @@ def test_errors_keep_their_order_and_only_the_declarative_ones_move() -> None:
     assert claim_errors_to_v1beta1([]) == []
 
 
+def test_a_requests_declarative_errors_follow_v1beta1s_field_order() -> None:
+    # v1 checks `exactly` (its tolerations included) before `firstAvailable`; v1beta1's DeviceRequest
+    # declares firstAvailable before tolerations. Other requests' errors and hand-written ones stay put.
+    errors = [
+        FieldError(ErrorType.INVALID, REQUEST, None, "multiple fields are set"),
+        declarative(ErrorType.DUPLICATE, "spec.devices.requests[2]"),
+        declarative(ErrorType.TOO_MANY, f"{REQUEST}.exactly.selectors"),
+        declarative(ErrorType.NOT_SUPPORTED, f"{REQUEST}.exactly.tolerations[0].operator"),
+        declarative(ErrorType.NOT_SUPPORTED, f"{REQUEST}.exactly.tolerations[1].effect"),
+        declarative(ErrorType.REQUIRED, f"{REQUEST}.firstAvailable[0].deviceClassName"),
+        declarative(ErrorType.TOO_MANY, f"{REQUEST}.firstAvailable[1].selectors"),
+        declarative(ErrorType.NOT_SUPPORTED, "spec.devices.requests[2].exactly.tolerations[0].operator"),
+        declarative(ErrorType.REQUIRED, "spec.devices.requests[2].firstAvailable[0].deviceClassName"),
+    ]
+    assert [error.field for error in claim_errors_to_v1beta1(errors)] == [
+        REQUEST,
+        "spec.devices.requests[2]",
+        f"{REQUEST}.selectors",
+        f"{REQUEST}.firstAvailable[0].deviceClassName",
+        f"{REQUEST}.firstAvailable[1].selectors",
+        f"{REQUEST}.tolerations[0].operator",
+        f"{REQUEST}.tolerations[1].effect",
+        "spec.devices.requests[2].firstAvailable[0].deviceClassName",
+        "spec.devices.requests[2].tolerations[0].operator",
+    ]
+    template_errors = [replace(error, field=f"spec.{error.field}") for error in errors[2:7]]
+    assert [error.field for error in claim_template_errors_to_v1beta1(template_errors)] == [
+        f"spec.{REQUEST}.selectors",
+        f"spec.{REQUEST}.firstAvailable[0].deviceClassName",
+        f"spec.{REQUEST}.firstAvailable[1].selectors",
+        f"spec.{REQUEST}.tolerations[0].operator",
+        f"spec.{REQUEST}.tolerations[1].effect",
+    ]
+
+
 # --- the v1beta1 kinds end to end ---------------------------------------------------------------------
 
 LABEL_MSG = (
@@ -189,4 +224,29 @@ def test_unchanged_devices_keep_their_hand_written_errors_at_v1s_paths() -> None
     assert [(error.type, error.field) for error in RESOURCE_SLICE.validate_create(old)] == [
         (ErrorType.INVALID, "spec.devices[0].basic.attributes[a]"),
         (ErrorType.INVALID, "spec.devices[0].basic.consumesCounters[0].counterSet"),
+    ]
+
+
+def test_a_request_with_its_own_fields_and_subrequests_is_reported_in_v1beta1s_field_order() -> None:
+    claim = {
+        "apiVersion": "resource.k8s.io/v1beta1",
+        "kind": "ResourceClaim",
+        "metadata": {"name": "c", "namespace": "ns"},
+        "spec": {
+            "devices": {
+                "requests": [
+                    {
+                        "name": "a",
+                        "deviceClassName": "gpu",
+                        "tolerations": [{"operator": "Foo"}],
+                        "firstAvailable": [{"name": "s", "deviceClassName": ""}],
+                    }
+                ]
+            }
+        },
+    }
+    assert [(error.type, error.field) for error in RESOURCE_CLAIM.validate_create(claim)] == [
+        (ErrorType.INVALID, "spec.devices.requests[0]"),
+        (ErrorType.REQUIRED, "spec.devices.requests[0].firstAvailable[0].deviceClassName"),
+        (ErrorType.NOT_SUPPORTED, "spec.devices.requests[0].tolerations[0].operator"),
     ]
