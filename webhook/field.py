@@ -177,11 +177,14 @@ class Stability(enum.Enum):
 class FieldError:
     """One field-level validation error (`field.Error`).
 
-    The last three fields are the bookkeeping apimachinery 0.34+ keeps beside an error to merge
-    hand-written and declarative validation (Kubernetes 1.34 on); they never show on the wire:
+    The last four fields are the bookkeeping of merging hand-written and declarative validation
+    (Kubernetes 1.34 on); they never show on the wire. Three are apimachinery 0.34+'s:
     `origin` (`Error.Origin`, e.g. ``"maxItems"``, ``"format=k8s-long-name"``),
     `covered_by_declarative` (`MarkCoveredByDeclarative`) and `stability` (`MarkAlpha`/`MarkBeta`).
-    Rules of releases before 1.34 leave them at their defaults.
+    `declarative` says which pass an error of the merged answer came from: the API server keeps the
+    two lists apart (`rest.ValidateDeclarativelyWithMigrationChecks`), and the declarative one runs on
+    the object in the request's version, so a converted version reports these at its own paths and
+    in its own field order. Rules of releases before 1.34 leave them at their defaults.
     """
 
     type: ErrorType
@@ -191,6 +194,7 @@ class FieldError:
     origin: str = ""
     covered_by_declarative: bool = False
     stability: Stability = Stability.STANDARD
+    declarative: bool = False
 
     def body(self) -> str:
         """`ErrorBody()`: the message without the field, as in `details.causes[].message`."""
@@ -318,6 +322,11 @@ def covered_by_declarative(errors: Iterable[FieldError]) -> ErrorList:
 def at_stability(errors: Iterable[FieldError], stability: Stability) -> ErrorList:
     """`ErrorList.MarkAlpha` / `MarkBeta`: declarative errors of a lifecycle stage."""
     return [replace(error, stability=stability) for error in errors]
+
+
+def from_declarative(errors: Iterable[FieldError]) -> ErrorList:
+    """The errors of the declarative pass as the merge appends them to the hand-written ones."""
+    return [replace(error, declarative=True) for error in errors]
 
 
 # --- the aggregated error of apierrors.NewInvalid ------------------------------------------------

@@ -15,7 +15,16 @@ import pytest
 
 from tests.reviews import admission_review, metadata
 from webhook.admission import Judge, log_decision, parse_review
-from webhook.field import ROOT, ErrorList, ErrorType, FieldError, invalid, required, too_many
+from webhook.field import (
+    ROOT,
+    ErrorList,
+    ErrorType,
+    FieldError,
+    from_declarative,
+    invalid,
+    required,
+    too_many,
+)
 from webhook.offline.manifest_judge import ManifestJudge, ValidateOptions
 from webhook.registry import KindRegistry, ServedKinds
 from webhook.release import KUBERNETES_1_37
@@ -51,11 +60,15 @@ def validate_v1_claim(obj: Obj) -> ErrorList:
         exact_path = request_path.child("exactly")
         if not text(exactly.get("deviceClassName")):
             errors.append(required(exact_path.child("deviceClassName")))
+        # Two of 1.37's declarative checks, marked as the merge of v1's rules marks them.
         if len(sequence(exactly.get("selectors"))) > 32:
-            errors.append(too_many(exact_path.child("selectors"), len(exactly["selectors"]), 32))
+            errors += from_declarative(
+                [too_many(exact_path.child("selectors"), len(exactly["selectors"]), 32)]
+            )
         mode = text(exactly.get("allocationMode")) or "ExactCount"  # v1's defaulter
         if mode not in ALLOCATION_MODES:
-            errors.append(FieldError(ErrorType.NOT_SUPPORTED, str(exact_path.child("allocationMode")), mode))
+            not_supported = FieldError(ErrorType.NOT_SUPPORTED, str(exact_path.child("allocationMode")), mode)
+            errors += from_declarative([not_supported])
     return errors
 
 
@@ -90,7 +103,8 @@ def requests_of(obj: Obj) -> list[Any]:
 
 
 def validate_v1_slice(obj: Obj) -> ErrorList:
-    """validateDevice of 1.37, in part: one value per attribute, at most two counter consumptions."""
+    """1.37's checks of a device, in part: the name (hand-written); one value per attribute and at most
+    two counter consumptions (declarative, marked as the merge of v1's rules marks them)."""
     errors: ErrorList = []
     path = ROOT.child("spec", "devices")
     for i, device in enumerate(sequence(mapping(obj.get("spec")).get("devices"))):
@@ -99,14 +113,11 @@ def validate_v1_slice(obj: Obj) -> ErrorList:
             errors.append(required(device_path.child("name")))
         for key, attribute in mapping(mapping(device).get("attributes")).items():
             if len(mapping(attribute)) != 1:
-                errors.append(
-                    invalid(
-                        device_path.child("attributes").key(key), "", "exactly one value must be specified"
-                    )
-                )
+                attribute_path = device_path.child("attributes").key(key)
+                errors += from_declarative([invalid(attribute_path, "", "must specify one of: `int`")])
         consumes = sequence(mapping(device).get("consumesCounters"))
         if len(consumes) > 2:
-            errors.append(too_many(device_path.child("consumesCounters"), len(consumes), 2))
+            errors += from_declarative([too_many(device_path.child("consumesCounters"), len(consumes), 2)])
     if mapping(obj.get("spec")).get("allNodes") is False:
         errors.append(invalid(ROOT.child("spec", "allNodes"), False, "v1 never sees false from v1beta1"))
     return errors

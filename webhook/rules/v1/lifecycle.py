@@ -18,7 +18,9 @@ v0.37.0-beta.0, lines 388-428) merges the two lists:
    `ErrorList.ToAggregate` (apimachinery `pkg/util/validation/field/errors.go`, v0.37.0-beta.0,
    lines 501-535): a hand-written error whose text (`field: body`) an earlier one has is dropped too;
 3. the answer is the remaining hand-written errors in their order, then the enforced declarative
-   errors in theirs (`errs = append(errs, enforcedDeclarativeErrs...)`).
+   errors in theirs (`errs = append(errs, enforcedDeclarativeErrs...)`), marked `declarative` here:
+   1.37 runs the declarative pass on the object in the request's version, so an adapted version
+   (v1beta1, v1beta2) reports exactly these at its own paths and in its own tag order.
 
 Nothing else is deduplicated: a hand-written error and a declarative error that say the same thing
 both stay (the aggregated message of `NewInvalid` drops exact repeats, `details.causes` does not).
@@ -36,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from webhook.field import ErrorList, ErrorType, FieldError, Stability
+from webhook.field import ErrorList, ErrorType, FieldError, Stability, from_declarative
 from webhook.release import KUBERNETES_1_37
 from webhook.rules import meta
 from webhook.rules.names import path_segment_name
@@ -63,7 +65,7 @@ def merge_validations(
     normalize: Normalize | None = None,
 ) -> ErrorList:
     """`ValidateDeclarativelyWithMigrationChecks`: the hand-written errors no enforced beta twin
-    replaces, each text once, then the enforced declarative errors."""
+    replaces, each text once, then the enforced declarative errors (marked as such)."""
     enforced = enforced_declarative_errors(declarative)
     twins = [error for error in enforced if error.stability is Stability.BETA]
     kept: ErrorList = []
@@ -76,7 +78,7 @@ def merge_validations(
         if error.covered_by_declarative and any(_is_twin(error, twin, normalize) for twin in twins):
             continue
         kept.append(error)
-    return [*kept, *enforced]
+    return [*kept, *from_declarative(enforced)]
 
 
 def updated_with_common_fields(new_meta: Any, old_meta: Any, *, namespaced: bool) -> ErrorList:

@@ -1,6 +1,6 @@
 """Every kind of resource.k8s.io/v1beta1: the v1 kinds of Kubernetes 1.37, judged after 1.37's
-conversion of each v1beta1 object to v1 (`conversion.py`), their errors at the paths 1.37 reports for
-a v1beta1 object (`paths.py`). `webhook.registry` binds them to Kubernetes 1.37.
+conversion of each v1beta1 object to v1 (`conversion.py`), their errors at the paths and in the order
+1.37 reports for a v1beta1 object (`paths.py`). `webhook.registry` binds them to Kubernetes 1.37.
 
 v1beta1 has no DeviceTaintRule (staging/src/k8s.io/api/resource/v1beta1/register.go, 1.37).
 
@@ -26,11 +26,15 @@ from webhook.rules.v1beta1.conversion import (
 from webhook.rules.v1beta1.paths import (
     claim_errors_to_v1beta1,
     claim_template_errors_to_v1beta1,
+    device_class_errors_to_v1beta1,
     resource_slice_errors_to_v1beta1,
 )
 
 DEVICE_CLASS: Final = converted_kind(
-    V1_DEVICE_CLASS, resource_v1beta1("DeviceClass"), convert=device_class_to_v1
+    V1_DEVICE_CLASS,
+    resource_v1beta1("DeviceClass"),
+    convert=device_class_to_v1,
+    map_errors=device_class_errors_to_v1beta1,
 )
 RESOURCE_CLAIM: Final = converted_kind(
     V1_RESOURCE_CLAIM,

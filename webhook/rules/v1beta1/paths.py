@@ -1,4 +1,5 @@
-"""The field paths kube-apiserver 1.37 reports for a v1beta1 object: v1's, but for declarative errors.
+"""The field paths and the order kube-apiserver 1.37 reports a v1beta1 object's errors in: v1's, but
+for the declarative errors.
 
 1.37 validates a v1beta1 object twice over (docs/versions.md, "v1beta1 and v1beta2"):
 
@@ -8,103 +9,110 @@
 * the declarative validation (`rest.ValidateDeclarativelyWithMigrationChecks`, apiserver
   `pkg/registry/rest/validate.go` at v0.37.0-beta.0) converts the object back to the version of the
   request and runs that version's generated rules on it, so its errors carry v1beta1's paths:
-  `spec.devices.requests[0].selectors`, `spec.devices[0].basic.consumesCounters`. The rules without a
-  lifecycle prefix and those marked beta are enforced in 1.37 (DeclarativeValidationBeta is on by
-  default); an enforced declarative error replaces the hand-written error it covers, matched by type,
-  origin and the path after `validation.ResourceNormalizationRules`, which map exactly these v1beta1
-  paths to v1's (`spec.devices.requests[i].<field>` -> `...requests[i].exactly.<field>` for the
-  fields `exactly` took over; `spec.devices[i].basic.` -> `spec.devices[i].`).
+  `spec.devices.requests[0].selectors`, `spec.devices[0].basic.consumesCounters`, and come in the order
+  of v1beta1's fields and tags. An enforced declarative error replaces the hand-written error it
+  covers, matched by type, origin and the path after `validation.ResourceNormalizationRules`, which
+  map exactly these v1beta1 paths to v1's; the v1 rules match them in v1's shape, to the same effect.
 
-So an error keeps v1's path unless it is one of the enforced declarative errors below the moved
-fields: those listed here (from `staging/src/k8s.io/api/resource/v1/zz_generated.validations.go` of
-1.37: the `+k8s:` rules of `ExactDeviceRequest`, `DeviceToleration`, `Device`, `DeviceAttribute`,
-`DeviceCounterConsumption` and `DeviceTaint` without the alpha mark; v1beta1's generated rules tag the
-same fields alike, which the declarative tests of `pkg/registry/resource/*` assert by running one
-table for v1beta1, v1beta2 and v1).
+The v1 rules mark the declarative errors of their answer (`webhook.rules.v1.lifecycle`), so here a
+hand-written error keeps v1's path, whatever it says and wherever it is, and a declarative one below
+a field v1beta1 holds elsewhere moves: `requests[i].exactly.<field>` to `requests[i].<field>`,
+`devices[i].<field>` to `devices[i].basic.<field>`. A declarative error is reported at the path its
+check gives, which is not always the bad part: `+k8s:eachKey` reports at the map, not the key
+(apimachinery v0.37.0-beta.0, `pkg/api/validate/each.go` `EachMapKey`, lines 181-182).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Final
 
-from webhook.field import ErrorList, ErrorType, FieldError
+from webhook.field import ErrorList, FieldError
+from webhook.rules.declaredorder import OPAQUE_DRIVER, driver_checks_in_beta_tag_order, rank_in, sorted_runs
+from webhook.rules.v1beta1.conversion import BASIC_DEVICE_FIELDS
 
+# A path below a request's `exactly` (group 1 the request, 2 the rest) and below a slice's device
+# (group 1 the device, 2 its field, 3 the rest).
+_CLAIM_EXACT: Final = re.compile(r"(spec\.devices\.requests\[\d+\])\.exactly\.(.+)")
+_TEMPLATE_EXACT: Final = re.compile(r"(spec\.spec\.devices\.requests\[\d+\])\.exactly\.(.+)")
+_SLICE_DEVICE: Final = re.compile(r"(spec\.devices\[\d+\])\.(\w+)(.*)")
+# A v1beta1 path below a request (group 1 the request, 2 its field).
+_CLAIM_REQUEST_FIELD: Final = re.compile(r"(spec\.devices\.requests\[\d+\])\.(\w+).*")
+_TEMPLATE_REQUEST_FIELD: Final = re.compile(r"(spec\.spec\.devices\.requests\[\d+\])\.(\w+).*")
+_BASIC_DEVICE_FIELDS: Final = frozenset(BASIC_DEVICE_FIELDS)
 
-@dataclass(frozen=True, slots=True)
-class DeclarativeRule:
-    """Errors one enforced declarative rule reports: the path below the moved node, the error types,
-    and (where a hand-written error of the same type sits at the same path) words of its detail."""
-
-    path: re.Pattern[str]
-    types: frozenset[ErrorType]
-    detail_words: tuple[str, ...] = ()
-
-    def reports(self, below: str, error: FieldError) -> bool:
-        if error.type not in self.types or not self.path.fullmatch(below):
-            return False
-        return not self.detail_words or any(word in error.detail for word in self.detail_words)
-
-
-def _rule(path: str, *types: ErrorType, detail_words: tuple[str, ...] = ()) -> DeclarativeRule:
-    return DeclarativeRule(re.compile(path), frozenset(types), detail_words)
-
-
-_KEY = r"\[[^\]]*\]"
-_INDEX = r"\[\d+\]"
-
-# Below `exactly` (ExactDeviceRequest and its DeviceToleration items).
-EXACT_REQUEST_DECLARATIVE: Final = (
-    _rule("selectors", ErrorType.TOO_MANY),  # +k8s:maxItems=32
-    _rule("allocationMode", ErrorType.NOT_SUPPORTED),  # the DeviceAllocationMode enum
-    _rule(f"tolerations{_INDEX}\\.key", ErrorType.INVALID),  # +k8s:format=k8s-label-key
-    _rule(f"tolerations{_INDEX}\\.operator", ErrorType.REQUIRED, ErrorType.NOT_SUPPORTED),
-    _rule(f"tolerations{_INDEX}\\.effect", ErrorType.NOT_SUPPORTED),
+# v1beta1's DeviceRequest in declaration order (kubernetes/api v0.37.0-beta.0, resource/v1beta1/
+# types.go lines 975-1141): `firstAvailable` (line 1096) comes before `tolerations` (line 1123),
+# where v1 checks all of `exactly` before `firstAvailable`.
+V1BETA1_REQUEST_FIELDS: Final = (
+    "name",
+    "deviceClassName",
+    "selectors",
+    "allocationMode",
+    "count",
+    "adminAccess",
+    "firstAvailable",
+    "tolerations",
+    "capacity",
 )
-# Below a device (Device, the fields v1beta1 holds in `basic`).
-DEVICE_DECLARATIVE: Final = (
-    # +k8s:unionMember on DeviceAttribute's values; the hand-written twin says "exactly one value".
-    _rule(f"attributes{_KEY}", ErrorType.INVALID, detail_words=("one of", "exactly one value")),
-    _rule("consumesCounters", ErrorType.TOO_MANY),  # +k8s:maxItems=2
-    _rule(f"consumesCounters{_INDEX}", ErrorType.DUPLICATE),  # listMapKey=counterSet
-    _rule(f"consumesCounters{_INDEX}\\.counterSet", ErrorType.REQUIRED, ErrorType.INVALID),
-    _rule(f"consumesCounters{_INDEX}\\.counters", ErrorType.REQUIRED),
-    _rule(f"consumesCounters{_INDEX}\\.counters{_KEY}", ErrorType.INVALID),  # eachKey short name
-    _rule(f"taints{_INDEX}\\.effect", ErrorType.REQUIRED, ErrorType.NOT_SUPPORTED),
-    _rule("bindingConditions", ErrorType.TOO_MANY),  # +k8s:maxItems=4
-    _rule("bindingFailureConditions", ErrorType.TOO_MANY),  # +k8s:maxItems=4
-)
-
-_CLAIM_REQUEST: Final = re.compile(r"(spec\.devices\.requests\[\d+\])\.exactly\.(.+)")
-_TEMPLATE_REQUEST: Final = re.compile(r"(spec\.spec\.devices\.requests\[\d+\])\.exactly\.(.+)")
-_SLICE_DEVICE: Final = re.compile(r"(spec\.devices\[\d+\])\.(.+)")
 
 
 def claim_errors_to_v1beta1(errors: ErrorList) -> ErrorList:
-    """A ResourceClaim's errors at the paths 1.37 reports for a v1beta1 claim."""
-    return [_moved(error, _CLAIM_REQUEST, EXACT_REQUEST_DECLARATIVE, "") for error in errors]
+    """A ResourceClaim's errors at the paths and in the order 1.37 reports for a v1beta1 claim."""
+    if not errors:
+        return errors
+    moved = [_flattened(error, _CLAIM_EXACT) for error in errors]
+    return driver_checks_in_beta_tag_order(_in_request_order(moved, _CLAIM_REQUEST_FIELD), OPAQUE_DRIVER)
 
 
 def claim_template_errors_to_v1beta1(errors: ErrorList) -> ErrorList:
     """A ResourceClaimTemplate's errors (its claim spec is at `spec.spec`)."""
-    return [_moved(error, _TEMPLATE_REQUEST, EXACT_REQUEST_DECLARATIVE, "") for error in errors]
+    if not errors:
+        return errors
+    moved = [_flattened(error, _TEMPLATE_EXACT) for error in errors]
+    return driver_checks_in_beta_tag_order(_in_request_order(moved, _TEMPLATE_REQUEST_FIELD), OPAQUE_DRIVER)
+
+
+def device_class_errors_to_v1beta1(errors: ErrorList) -> ErrorList:
+    """A DeviceClass's errors: v1's paths, its configurations' drivers in v1beta1's tag order."""
+    return driver_checks_in_beta_tag_order(errors, OPAQUE_DRIVER)
 
 
 def resource_slice_errors_to_v1beta1(errors: ErrorList) -> ErrorList:
-    """A ResourceSlice's errors: the enforced declarative ones of a device under its `basic`."""
-    return [_moved(error, _SLICE_DEVICE, DEVICE_DECLARATIVE, "basic.") for error in errors]
+    """A ResourceSlice's errors: the declarative ones of a device's fields under its `basic`."""
+    return [_in_basic(error) for error in errors]
 
 
-def _moved(
-    error: FieldError, node: re.Pattern[str], rules: tuple[DeclarativeRule, ...], inserted: str
-) -> FieldError:
-    """`error` at its v1beta1 path when an enforced declarative rule reported it, else unchanged.
-    `node` splits a path into the node that moved and the path below it."""
-    found = node.fullmatch(error.field)
+def _flattened(error: FieldError, exact: re.Pattern[str]) -> FieldError:
+    """A declarative error below a request's `exactly` at v1beta1's path, without it."""
+    if not error.declarative:
+        return error
+    found = exact.fullmatch(error.field)
     if found is None:
         return error
-    below = found.group(2)
-    if not any(rule.reports(below, error) for rule in rules):
+    return replace(error, field=f"{found.group(1)}.{found.group(2)}")
+
+
+def _in_basic(error: FieldError) -> FieldError:
+    """A declarative error below a device's field that v1beta1 holds in `basic`, under it."""
+    if not error.declarative:
         return error
-    return FieldError(error.type, f"{found.group(1)}.{inserted}{below}", error.bad_value, error.detail)
+    found = _SLICE_DEVICE.fullmatch(error.field)
+    if found is None or found.group(2) not in _BASIC_DEVICE_FIELDS:
+        return error
+    return replace(error, field=f"{found.group(1)}.basic.{found.group(2)}{found.group(3)}")
+
+
+def _in_request_order(errors: ErrorList, request_field: re.Pattern[str]) -> ErrorList:
+    """The declarative errors of each request in the order of v1beta1's fields."""
+
+    def request_of(error: FieldError) -> str:
+        found = request_field.fullmatch(error.field) if error.declarative else None
+        return "" if found is None else found.group(1)
+
+    def field_rank(error: FieldError) -> int:
+        found = request_field.fullmatch(error.field)
+        return rank_in("" if found is None else found.group(2), V1BETA1_REQUEST_FIELDS)
+
+    return sorted_runs(errors, request_of, field_rank)

@@ -1,7 +1,8 @@
 """Every kind of resource.k8s.io/v1beta2: the v1 kinds of Kubernetes 1.37 under v1beta2's identity.
 
 `webhook.registry` binds them to Kubernetes 1.37. v1beta2 has v1's shape, so its objects are judged
-by the v1 rules unchanged and their errors carry the paths the API server reports for them.
+by the v1 rules unchanged and their errors carry the paths the API server reports for them; only
+the declarative checks of a driver name come in v1beta2's tag order (`order.py`).
 
 """
 
@@ -18,11 +19,19 @@ from webhook.rules.v1.resourceclaimtemplate import RESOURCE_CLAIM_TEMPLATE as V1
 from webhook.rules.v1.resourceslice import RESOURCE_SLICE as V1_RESOURCE_SLICE
 from webhook.rules.v1beta2 import resource_v1beta2
 from webhook.rules.v1beta2.conversion import to_v1
+from webhook.rules.v1beta2.order import errors_in_v1beta2_order
 
-DEVICE_CLASS: Final = converted_kind(V1_DEVICE_CLASS, resource_v1beta2("DeviceClass"), convert=to_v1)
-RESOURCE_CLAIM: Final = converted_kind(V1_RESOURCE_CLAIM, resource_v1beta2("ResourceClaim"), convert=to_v1)
+DEVICE_CLASS: Final = converted_kind(
+    V1_DEVICE_CLASS, resource_v1beta2("DeviceClass"), convert=to_v1, map_errors=errors_in_v1beta2_order
+)
+RESOURCE_CLAIM: Final = converted_kind(
+    V1_RESOURCE_CLAIM, resource_v1beta2("ResourceClaim"), convert=to_v1, map_errors=errors_in_v1beta2_order
+)
 RESOURCE_CLAIM_TEMPLATE: Final = converted_kind(
-    V1_RESOURCE_CLAIM_TEMPLATE, resource_v1beta2("ResourceClaimTemplate"), convert=to_v1
+    V1_RESOURCE_CLAIM_TEMPLATE,
+    resource_v1beta2("ResourceClaimTemplate"),
+    convert=to_v1,
+    map_errors=errors_in_v1beta2_order,
 )
 RESOURCE_SLICE: Final = converted_kind(V1_RESOURCE_SLICE, resource_v1beta2("ResourceSlice"), convert=to_v1)
 # Served in v1beta2 from Kubernetes 1.36 (staging/src/k8s.io/api/resource/v1beta2/register.go).
