@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from webhook.field import ErrorType, FieldError
+from webhook.field import ErrorType, FieldError, GoText
 from webhook.rules.v1beta1.paths import (
     claim_errors_to_v1beta1,
     claim_template_errors_to_v1beta1,
@@ -115,6 +115,18 @@ def test_a_template_error_is_reported_at_its_v1beta1_path(
     )
     (as_claim_path,) = claim_template_errors_to_v1beta1([FieldError(error_type, v1_path, "bad", detail)])
     assert as_claim_path.field == v1_path
+
+
+@pytest.mark.parametrize("empty", ["", GoText('""')])
+def test_an_empty_allocation_mode_is_the_hand_written_error_at_v1s_path(empty: object) -> None:
+    # +k8s:optional ends the declarative validation of an empty mode before its enum: the error is
+    # validateDeviceAllocationMode's (a v1beta1 request without a class is not defaulted).
+    error = FieldError(
+        ErrorType.NOT_SUPPORTED, f"{REQUEST}.exactly.allocationMode", empty, "supported values"
+    )
+    assert claim_errors_to_v1beta1([error]) == [error]
+    in_template = FieldError(error.type, f"spec.{error.field}", empty, error.detail)
+    assert claim_template_errors_to_v1beta1([in_template]) == [in_template]
 
 
 SLICE_PATHS: list[tuple[ErrorType, str, str, str]] = [

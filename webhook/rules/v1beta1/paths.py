@@ -29,26 +29,32 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from webhook.field import ErrorList, ErrorType, FieldError
+from webhook.field import ErrorList, ErrorType, FieldError, go_value
 
 
 @dataclass(frozen=True, slots=True)
 class DeclarativeRule:
     """Errors one enforced declarative rule reports: the path below the moved node, the error types,
-    and (where a hand-written error of the same type sits at the same path) words of its detail."""
+    and (where a hand-written error of the same type sits at the same path) words of its detail, or
+    that the rule reports only a value that is set."""
 
     path: re.Pattern[str]
     types: frozenset[ErrorType]
     detail_words: tuple[str, ...] = ()
+    set_values_only: bool = False
 
     def reports(self, below: str, error: FieldError) -> bool:
         if error.type not in self.types or not self.path.fullmatch(below):
             return False
+        if self.set_values_only and go_value(error.bad_value) == '""':
+            return False  # the empty string, however the error holds it
         return not self.detail_words or any(word in error.detail for word in self.detail_words)
 
 
-def _rule(path: str, *types: ErrorType, detail_words: tuple[str, ...] = ()) -> DeclarativeRule:
-    return DeclarativeRule(re.compile(path), frozenset(types), detail_words)
+def _rule(
+    path: str, *types: ErrorType, detail_words: tuple[str, ...] = (), set_values_only: bool = False
+) -> DeclarativeRule:
+    return DeclarativeRule(re.compile(path), frozenset(types), detail_words, set_values_only)
 
 
 _KEY = r"\[[^\]]*\]"
@@ -57,7 +63,9 @@ _INDEX = r"\[\d+\]"
 # Below `exactly` (ExactDeviceRequest and its DeviceToleration items).
 EXACT_REQUEST_DECLARATIVE: Final = (
     _rule("selectors", ErrorType.TOO_MANY),  # +k8s:maxItems=32
-    _rule("allocationMode", ErrorType.NOT_SUPPORTED),  # the DeviceAllocationMode enum
+    # The DeviceAllocationMode enum, after `+k8s:optional`: an empty mode (a request without a class,
+    # which v1beta1's defaulter leaves alone) is the hand-written error's, at v1's path.
+    _rule("allocationMode", ErrorType.NOT_SUPPORTED, set_values_only=True),
     _rule(f"tolerations{_INDEX}\\.key", ErrorType.INVALID),  # +k8s:format=k8s-label-key
     _rule(f"tolerations{_INDEX}\\.operator", ErrorType.REQUIRED, ErrorType.NOT_SUPPORTED),
     _rule(f"tolerations{_INDEX}\\.effect", ErrorType.NOT_SUPPORTED),
