@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from webhook.field import ErrorList
 from webhook.rules.adapters import converted_kind
 from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.v1.deviceclass import DEVICE_CLASS as V1_DEVICE_CLASS
@@ -30,6 +31,7 @@ from webhook.rules.v1beta1.conversion import (
     resource_slice_to_v1,
 )
 from webhook.rules.v1beta1.defaults import defaulted_claim, defaulted_claim_template
+from webhook.rules.v1beta1.gojson import claim_template_values_to_v1beta1, claim_values_to_v1beta1
 from webhook.rules.v1beta1.paths import (
     claim_errors_to_v1beta1,
     claim_template_errors_to_v1beta1,
@@ -47,6 +49,16 @@ def defaulted_claim_template_to_v1(template: Obj) -> Obj:
     return claim_template_to_v1(defaulted_claim_template(template))
 
 
+def claim_errors_as_v1beta1(errors: ErrorList) -> ErrorList:
+    """A claim's errors as 1.37 reports them for a v1beta1 claim: their paths and shown values."""
+    return claim_values_to_v1beta1(claim_errors_to_v1beta1(errors))
+
+
+def claim_template_errors_as_v1beta1(errors: ErrorList) -> ErrorList:
+    """A template's errors as 1.37 reports them for a v1beta1 template."""
+    return claim_template_values_to_v1beta1(claim_template_errors_to_v1beta1(errors))
+
+
 DEVICE_CLASS: Final = converted_kind(
     V1_DEVICE_CLASS, resource_v1beta1("DeviceClass"), convert=device_class_to_v1
 )
@@ -54,13 +66,13 @@ RESOURCE_CLAIM: Final = converted_kind(
     V1_DEFAULTED_RESOURCE_CLAIM,
     resource_v1beta1("ResourceClaim"),
     convert=defaulted_claim_to_v1,
-    map_errors=claim_errors_to_v1beta1,
+    map_errors=claim_errors_as_v1beta1,
 )
 RESOURCE_CLAIM_TEMPLATE: Final = converted_kind(
     V1_DEFAULTED_RESOURCE_CLAIM_TEMPLATE,
     resource_v1beta1("ResourceClaimTemplate"),
     convert=defaulted_claim_template_to_v1,
-    map_errors=claim_template_errors_to_v1beta1,
+    map_errors=claim_template_errors_as_v1beta1,
 )
 RESOURCE_SLICE: Final = converted_kind(
     V1_RESOURCE_SLICE,
