@@ -13,7 +13,8 @@ On every update, `status` included, the REST layer checks the metadata first
 (`rest.validateCommonFields`, apiserver v0.37.0-beta.0 `pkg/registry/rest/update.go`); those errors
 come before the strategy's. Each is merged with the declarative validation of the v1 types
 (`webhook.rules.v1.declared`) as 1.37 merges them (`webhook.rules.v1.lifecycle`), repeated texts
-once. Before validating, the v1 defaulters run (`webhook.rules.v1.defaults`), and a status update
+once. Before validating, the v1 defaulters run (`webhook.rules.v1.defaults`; `DEFAULTED_RESOURCE_CLAIM`
+leaves them to the apiVersion the claim came in), and a status update
 drops the status of devices that are no longer allocated, as the status strategy's
 `PrepareForUpdate` does (`dropDeallocatedStatusDevices`).
 """
@@ -74,7 +75,11 @@ def defaulted_claim(claim: Obj) -> Obj:
 
 def validate_claim(claim: Obj) -> ErrorList:
     """Create: `ValidateResourceClaim` merged with `Validate_ResourceClaim`."""
-    claim = defaulted_claim(claim)
+    return validate_defaulted_claim(defaulted_claim(claim))
+
+
+def validate_defaulted_claim(claim: Obj) -> ErrorList:
+    """Create, of a claim its apiVersion's defaulters have defaulted."""
     handwritten = meta.validate_object_meta(claim.get("metadata"), namespaced=True, release=RELEASE)
     handwritten += validate_claim_spec(mapping(claim.get("spec")), _SPEC)
     if not handwritten:
@@ -84,7 +89,11 @@ def validate_claim(claim: Obj) -> ErrorList:
 
 def validate_claim_update(new: Obj, old: Obj) -> ErrorList:
     """Update: `ValidateResourceClaimUpdate` merged with `Validate_ResourceClaim(new, old)`."""
-    new, old = defaulted_claim(new), defaulted_claim(old)
+    return validate_defaulted_claim_update(defaulted_claim(new), defaulted_claim(old))
+
+
+def validate_defaulted_claim_update(new: Obj, old: Obj) -> ErrorList:
+    """Update, of claims their apiVersion's defaulters have defaulted."""
     handwritten = updated_with_common_fields(new.get("metadata"), old.get("metadata"), namespaced=True)
     handwritten += meta.validate_object_meta(new.get("metadata"), namespaced=True, release=RELEASE)
     handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
@@ -105,7 +114,13 @@ def validate_claim_update(new: Obj, old: Obj) -> ErrorList:
 
 def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
     """Status: `ValidateResourceClaimStatusUpdate` merged with `Validate_ResourceClaim(new, old)`."""
-    new, old = defaulted_claim(meta.reset_object_meta_for_status(new, old)), defaulted_claim(old)
+    return validate_defaulted_claim_status_update(defaulted_claim(new), defaulted_claim(old))
+
+
+def validate_defaulted_claim_status_update(new: Obj, old: Obj) -> ErrorList:
+    """Status, of claims their apiVersion's defaulters have defaulted; the status strategy has put
+    the stored metadata back (`meta.reset_object_meta_for_status`)."""
+    new = meta.reset_object_meta_for_status(new, old)
     new = {
         **new,
         "status": drop_deallocated_status_devices(mapping(new.get("status")), mapping(old.get("status"))),
@@ -168,4 +183,14 @@ RESOURCE_CLAIM: Final = KindRules(
     validate_create=validate_claim,
     validate_update=validate_claim_update,
     validate_status_update=validate_claim_status_update,
+)
+# The same rules for claims defaulted already, by the defaulters of the apiVersion they came in:
+# v1beta1's differ from v1's (`webhook.rules.v1beta1.defaults`).
+DEFAULTED_RESOURCE_CLAIM: Final = KindRules(
+    gvk=resource_v1("ResourceClaim"),
+    resource="resourceclaims",
+    namespaced=True,
+    validate_create=validate_defaulted_claim,
+    validate_update=validate_defaulted_claim_update,
+    validate_status_update=validate_defaulted_claim_status_update,
 )

@@ -52,7 +52,11 @@ def validate_resource_claim_template(template: Obj) -> ErrorList:
 
 def validate_claim_template(template: Obj) -> ErrorList:
     """Create: `ValidateResourceClaimTemplate` merged with `Validate_ResourceClaimTemplate`."""
-    template = defaulted_template(template)
+    return validate_defaulted_claim_template(defaulted_template(template))
+
+
+def validate_defaulted_claim_template(template: Obj) -> ErrorList:
+    """Create, of a template its apiVersion's defaulters have defaulted."""
     handwritten = validate_resource_claim_template(template)
     if not handwritten:
         handwritten = created_meta_errors(template.get("metadata"), namespaced=True)
@@ -62,7 +66,11 @@ def validate_claim_template(template: Obj) -> ErrorList:
 def validate_claim_template_update(new: Obj, old: Obj) -> ErrorList:
     """Update: `rest.validateCommonFields`, then the strategy's `ValidateResourceClaimTemplate(new)` and
     `ValidateResourceClaimTemplateUpdate(new, old)`, merged with `Validate_ResourceClaimTemplate`."""
-    new, old = defaulted_template(new), defaulted_template(old)
+    return validate_defaulted_claim_template_update(defaulted_template(new), defaulted_template(old))
+
+
+def validate_defaulted_claim_template_update(new: Obj, old: Obj) -> ErrorList:
+    """Update, of templates their apiVersion's defaulters have defaulted."""
     handwritten = updated_with_common_fields(new.get("metadata"), old.get("metadata"), namespaced=True)
     handwritten += validate_resource_claim_template(new)
     handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
@@ -80,4 +88,13 @@ RESOURCE_CLAIM_TEMPLATE: Final = KindRules(
     namespaced=True,
     validate_create=validate_claim_template,
     validate_update=validate_claim_template_update,
+)
+# The same rules for templates defaulted already, by the defaulters of the apiVersion they came in:
+# v1beta1's differ from v1's (`webhook.rules.v1beta1.defaults`).
+DEFAULTED_RESOURCE_CLAIM_TEMPLATE: Final = KindRules(
+    gvk=resource_v1("ResourceClaimTemplate"),
+    resource="resourceclaimtemplates",
+    namespaced=True,
+    validate_create=validate_defaulted_claim_template,
+    validate_update=validate_defaulted_claim_template_update,
 )
