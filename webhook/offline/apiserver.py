@@ -5,7 +5,12 @@ cluster-scoped one loses its namespace (registry/rest/meta.go). A create with `g
 name gets a generated name (registry/rest/create.go `BeforeCreate`). An update is given what
 `BeforeUpdate` (registry/rest/update.go) and an unconditional update take from the stored object:
 resourceVersion, generation, uid, creationTimestamp, deletionTimestamp and
-deletionGracePeriodSeconds, so a manifest without them is not denied for "field is immutable".
+deletionGracePeriodSeconds, so a manifest without them is not denied for "field is immutable". A
+status update also keeps the stored metadata the status strategies put back
+(`metav1.ResetObjectMetaForStatus`), so what the server would drop is not judged.
+
+The server judges objects as kube-apiserver sends them, all this done; offline, a manifest is a
+client's object, and these functions do it first.
 """
 
 from __future__ import annotations
@@ -77,9 +82,30 @@ def server_filled_create(obj: dict[str, Any], rules: KindRules, request_namespac
 STORED_RESOURCE_VERSION: Final = "1"
 
 
-def server_filled_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> dict[str, Any]:
+# What a status update keeps of the stored metadata: every resource.k8s.io status strategy of 1.30,
+# 1.31 and 1.37 calls `metav1.ResetObjectMetaForStatus(&new.ObjectMeta, &old.ObjectMeta)` in its
+# PrepareForUpdate (pkg/registry/resource/*/strategy.go), which sets these from the stored object
+# (apimachinery pkg/apis/meta/v1/helpers.go, the same at v0.30.0, v0.31.0 and v0.37.0-beta.0, lines
+# 263-276 of the last; managedFields is kept as sent).
+STATUS_RESET_METADATA: Final = (
+    "deletionTimestamp",
+    "generation",
+    "selfLink",
+    "labels",
+    "annotations",
+    "finalizers",
+    "ownerReferences",
+)
+
+
+def server_filled_update(
+    new: Mapping[str, Any], old: Mapping[str, Any], *, subresource: str = ""
+) -> dict[str, Any]:
     """The new object as the API server hands it to validation on an update: what `BeforeUpdate`
-    (apiserver registry/rest/update.go) and an unconditional update take from the stored object."""
+    (apiserver registry/rest/update.go) and an unconditional update take from the stored object,
+    and on a `status` update what the status strategy puts back (`STATUS_RESET_METADATA`)."""
+    if subresource == "status":
+        new = _status_metadata_reset(new, old)
     filled = dict(new)
     metadata = dict(mapping(new.get("metadata")))
     old_metadata = mapping(old.get("metadata"))
@@ -106,3 +132,16 @@ def server_filled_update(new: Mapping[str, Any], old: Mapping[str, Any]) -> dict
             metadata[name] = old_metadata[name]
     filled["metadata"] = metadata
     return filled
+
+
+def _status_metadata_reset(new: Mapping[str, Any], old: Mapping[str, Any]) -> dict[str, Any]:
+    """`new` with the metadata of `STATUS_RESET_METADATA` taken from `old`: absent where `old` has
+    none."""
+    metadata = dict(mapping(new.get("metadata")))
+    old_metadata = mapping(old.get("metadata"))
+    for name in STATUS_RESET_METADATA:
+        if name in old_metadata:
+            metadata[name] = old_metadata[name]
+        else:
+            metadata.pop(name, None)
+    return {**new, "metadata": metadata}

@@ -300,7 +300,9 @@ class ManifestJudge:
                 return ObjectResult.of(item, "error", message=reason)
         operation = "UPDATE" if old is not None else "CREATE"
         obj: dict[str, Any] = (
-            server_filled_update(in_request_namespace(item.obj, rules, self.options.namespace), old)
+            server_filled_update(
+                in_request_namespace(item.obj, rules, self.options.namespace), old, subresource=subresource
+            )
             if old is not None
             else server_filled_create(item.obj, rules, self.options.namespace)
         )

@@ -45,7 +45,7 @@ def manifest_review_document(
         new = in_request_namespace(new, rules, namespace)
         old_filled = in_request_namespace(old_filled, rules, namespace)
     if old_filled is not None:
-        new = server_filled_update(new, old_filled)
+        new = server_filled_update(new, old_filled, subresource=subresource)
     return review_document(
         uid=uid,
         gvk=gvk,

@@ -51,7 +51,6 @@ __all__ = [
     "METADATA",
     "NameFn",
     "object_meta_update_then",
-    "reset_object_meta_for_status",
     "validate_common_update_fields",
     "validate_object_meta",
     "validate_object_meta_update",
@@ -241,40 +240,6 @@ def validate_common_update_fields(
     )
     errs += validate_object_meta_update(new_meta, old_meta, release=release, core_checks=False)
     return errs
-
-
-# What a status update keeps of the stored metadata: apimachinery `ResetObjectMetaForStatus`
-# (pkg/apis/meta/v1/helpers.go, the same in v0.30.0, v0.31.0 and v0.37.0-beta.0, lines 263-276 of
-# the last): deletionTimestamp, generation, selfLink, labels, annotations, finalizers and owner
-# references. managedFields is kept as sent.
-STATUS_RESET_METADATA: Final = (
-    "deletionTimestamp",
-    "generation",
-    "selfLink",
-    "labels",
-    "annotations",
-    "finalizers",
-    "ownerReferences",
-)
-
-
-def reset_object_meta_for_status(new: Obj, old: Obj) -> Obj:
-    """`new` as a status strategy's `PrepareForUpdate` hands it to validation: every resource.k8s.io
-    status strategy calls `metav1.ResetObjectMetaForStatus(&new.ObjectMeta, &old.ObjectMeta)`
-    (pkg/registry/resource/*/strategy.go, 1.30 to 1.37), so the metadata a status update changes
-    besides these fields is all that is judged. As sent by kube-apiserver the two already agree, and
-    `new` is returned as it is; a client's object (offline) loses its changes to them, as it would
-    in the server. Never changes its input."""
-    new_meta, old_meta = mapping(new.get("metadata")), mapping(old.get("metadata"))
-    if all(new_meta.get(name) == old_meta.get(name) for name in STATUS_RESET_METADATA):
-        return new
-    metadata = dict(new_meta)
-    for name in STATUS_RESET_METADATA:
-        if name in old_meta:
-            metadata[name] = old_meta[name]
-        else:
-            metadata.pop(name, None)
-    return {**new, "metadata": metadata}
 
 
 def object_meta_update_then(validate: CreateValidator) -> UpdateValidator:

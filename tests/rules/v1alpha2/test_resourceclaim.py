@@ -716,14 +716,19 @@ def test_a_changed_consumer_counts_as_a_new_entry_while_deleting() -> None:
     ]
 
 
-def test_a_status_update_cannot_set_the_deletion_timestamp_it_is_judged_by() -> None:
-    """1.30 reads `resourceClaim.DeletionTimestamp` of the new object, but the status strategy's
-    PrepareForUpdate has put the stored one back first (`metav1.ResetObjectMetaForStatus`): a
-    timestamp sent in a status update neither forbids a new consumer nor is reported as changed."""
+def test_the_deletion_rule_looks_at_the_new_objects_deletion_timestamp() -> None:
+    """1.30 reads `resourceClaim.DeletionTimestamp` (the new object); the old one's only matters through
+    ObjectMetaUpdate, which reports the change itself."""
     old = copy.deepcopy(ALLOCATED)
     new = updated(old, set_status(reservedFor=[consumer(1)]))
     new["metadata"]["deletionTimestamp"] = "2024-05-01T12:00:00Z"
-    assert validate_claim_status_update(new, old) == []
+    assert rendered_reasons(validate_claim_status_update(new, old)) == [
+        (
+            "FieldValueInvalid",
+            "metadata.deletionTimestamp: Invalid value: 2024-05-01 12:00:00 +0000 UTC: field is immutable",
+        ),
+        ("FieldValueForbidden", f"status.reservedFor: Forbidden: {NEW_ENTRIES}"),
+    ]
 
 
 def test_status_errors_come_in_the_api_servers_order() -> None:

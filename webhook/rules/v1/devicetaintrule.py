@@ -59,7 +59,6 @@ def validate_device_taint_rule_update(new: Obj, old: Obj) -> ErrorList:
 def validate_device_taint_rule_status_update(new: Obj, old: Obj) -> ErrorList:
     """Status: `rest.validateCommonFields`, then `ValidateDeviceTaintRuleStatusUpdate`. The spec is the
     old one and the conditions' declarative checks are alpha: declarative validation adds nothing."""
-    new = meta.reset_object_meta_for_status(new, old)
     handwritten = updated_with_common_fields(new.get("metadata"), old.get("metadata"), namespaced=False)
     handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
     conditions = sequence(mapping(new.get("status")).get("conditions"))

@@ -118,9 +118,7 @@ def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
 
 
 def validate_defaulted_claim_status_update(new: Obj, old: Obj) -> ErrorList:
-    """Status, of claims their apiVersion's defaulters have defaulted; the status strategy has put
-    the stored metadata back (`meta.reset_object_meta_for_status`)."""
-    new = meta.reset_object_meta_for_status(new, old)
+    """Status, of claims their apiVersion's defaulters have defaulted."""
     new = {
         **new,
         "status": drop_deallocated_status_devices(mapping(new.get("status")), mapping(old.get("status"))),

@@ -118,7 +118,6 @@ def validate_claim_update(new: Obj, old: Obj) -> ErrorList:
 
 def validate_claim_status_update(new: Obj, old: Obj) -> ErrorList:
     """`ValidateClaimStatusUpdate`, in the API server's order."""
-    new = meta.reset_object_meta_for_status(new, old)
     errs = meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"))
     status, old_status = mapping(new.get("status")), mapping(old.get("status"))
     allocation = optional_mapping(status.get("allocation"))

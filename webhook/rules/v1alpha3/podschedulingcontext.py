@@ -19,12 +19,7 @@ from typing import Any, Final
 
 from webhook.field import ROOT, ErrorList, FieldPath, duplicate
 from webhook.rules.kinds import KindRules, Obj
-from webhook.rules.meta import (
-    object_meta_update_then,
-    reset_object_meta_for_status,
-    validate_object_meta,
-    validate_object_meta_update,
-)
+from webhook.rules.meta import object_meta_update_then, validate_object_meta, validate_object_meta_update
 from webhook.rules.names import validate_node_name
 from webhook.rules.v1alpha3 import resource_v1alpha3
 from webhook.rules.v1alpha3.slices import string_key, validate_set
@@ -70,7 +65,6 @@ validate_pod_scheduling_context_update: Final = object_meta_update_then(validate
 
 def validate_pod_scheduling_context_status_update(new: Obj, old: Obj) -> ErrorList:
     """`ValidatePodSchedulingContextStatusUpdate`: ObjectMetaUpdate and the claim statuses."""
-    new = reset_object_meta_for_status(new, old)
     errs = validate_object_meta_update(new.get("metadata"), old.get("metadata"))
     status = mapping(new.get("status"))
     errs += _validate_claim_statuses(sequence(status.get("resourceClaims")), ROOT.child("status", "claims"))

@@ -231,7 +231,6 @@ def validate_request_update(new: Obj, old: Obj) -> ErrorList:
 def validate_request_status_update(new: Obj, old: Obj) -> ErrorList:
     """Status: `rest.validateCommonFields`, ObjectMetaUpdate, then a status once set may not change,
     else the conditions; declarative validation checks what changed in the status."""
-    new = meta.reset_object_meta_for_status(new, old)
     handwritten = updated_with_common_fields(new.get("metadata"), old.get("metadata"), namespaced=False)
     handwritten += meta.validate_object_meta_update(new.get("metadata"), old.get("metadata"), release=RELEASE)
     status, old_status = new.get("status"), old.get("status")
