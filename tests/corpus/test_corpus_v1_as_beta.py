@@ -16,6 +16,7 @@ which it converts to its internal type and judges by the same rules:
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -28,7 +29,6 @@ from tests.corpus.v1_corpus import CORPUS
 from tests.corpus.v1_corpus import every_case as every_v1_case
 from webhook.admission import review
 from webhook.field import ErrorType
-from webhook.rules.declaredorder import OPAQUE_OR_RESULT_DRIVER
 from webhook.rules.kinds import Obj
 from webhook.rules.v1beta1.conversion import (
     claim_from_v1,
@@ -42,6 +42,8 @@ from webhook.rules.v1beta1.conversion import (
 )
 
 _uids = itertools.count(1)
+# The `driver` of a configuration's opaque part, which v1beta2 tags maxLength before its format.
+OPAQUE_DRIVER_PATH = re.compile(r"(?:.+\.)?config\[\d+\]\.opaque\.driver", re.DOTALL)
 V1BETA1_FROM_V1: dict[str, Callable[[Obj], Obj]] = {
     "DeviceClass": device_class_from_v1,
     "ResourceClaim": claim_from_v1,
@@ -63,12 +65,12 @@ def answer_of(entry: Mapping[str, Any], version: str) -> dict[str, Any]:
 
 
 def in_v1beta2_tag_order(causes: list[dict[str, str]]) -> list[dict[str, str]]:
-    """v1's causes in the order 1.37 gives them for v1beta2: at a driver, the TooLong of its
-    `maxLength` tag before the Invalid ones of its format tag."""
+    """v1's causes in the order 1.37 gives them for v1beta2: at a configuration's driver, the
+    TooLong of its `maxLength` tag before the Invalid ones of its format tag."""
     ordered: list[dict[str, str]] = []
     for cause in causes:
         at = len(ordered)
-        if cause["reason"] == ErrorType.TOO_LONG.value and OPAQUE_OR_RESULT_DRIVER.fullmatch(cause["field"]):
+        if cause["reason"] == ErrorType.TOO_LONG.value and OPAQUE_DRIVER_PATH.fullmatch(cause["field"]):
             while at and ordered[at - 1]["field"] == cause["field"]:
                 at -= 1
         ordered.insert(at, cause)

@@ -81,9 +81,10 @@ def test_an_opaque_configurations_driver_is_checked_in_its_versions_tag_order(
     ("version", "config_order", "result_order"),
     [
         ("v1", INVALID_THEN_TOO_LONG, INVALID_THEN_TOO_LONG),
-        # v1beta1 tags an allocation result's driver as v1 does; v1beta2 puts maxLength first.
+        # An allocation result's driver: `required` first, then format before maxLength in all three
+        # (v1beta2 writes maxLength, required: the short-circuit still goes first).
         ("v1beta1", TOO_LONG_THEN_INVALID, INVALID_THEN_TOO_LONG),
-        ("v1beta2", TOO_LONG_THEN_INVALID, TOO_LONG_THEN_INVALID),
+        ("v1beta2", TOO_LONG_THEN_INVALID, INVALID_THEN_TOO_LONG),
     ],
 )
 def test_an_allocations_drivers_are_checked_in_its_versions_tag_order(

@@ -85,6 +85,8 @@ def test_a_declarative_template_error_is_reported_at_its_v1beta1_path(
 SLICE_PATHS: list[tuple[ErrorType, str, str]] = [
     # Below a device's fields, which v1beta1 holds in `basic`.
     (ErrorType.INVALID, f"{DEVICE}.attributes[a.b/c]", f"{DEVICE}.basic.attributes[a.b/c]"),
+    # A map key may hold any character, a newline too.
+    (ErrorType.INVALID, f"{DEVICE}.attributes[a\nb]", f"{DEVICE}.basic.attributes[a\nb]"),
     (ErrorType.TOO_MANY, f"{DEVICE}.consumesCounters", f"{DEVICE}.basic.consumesCounters"),
     (ErrorType.DUPLICATE, f"{DEVICE}.consumesCounters[1]", f"{DEVICE}.basic.consumesCounters[1]"),
     (

@@ -86,7 +86,7 @@ STORED_RESOURCE_VERSION: Final = "1"
 # 1.31 and 1.37 calls `metav1.ResetObjectMetaForStatus(&new.ObjectMeta, &old.ObjectMeta)` in its
 # PrepareForUpdate (pkg/registry/resource/*/strategy.go), which sets these from the stored object
 # (apimachinery pkg/apis/meta/v1/helpers.go, the same at v0.30.0, v0.31.0 and v0.37.0-beta.0, lines
-# 263-276 of the last; managedFields is kept as sent).
+# 265-276 of the last; managedFields is kept as sent). Generation is the stored one on every update.
 STATUS_RESET_METADATA: Final = (
     "deletionTimestamp",
     "generation",

@@ -3,11 +3,12 @@
 kube-apiserver decodes an object of any apiVersion it serves, converts it to the internal type and
 validates that: the rules of `resource.k8s.io/v1beta2` and `v1beta1` in Kubernetes 1.37 are the
 rules of `v1` (whose shape the internal type has), run on the converted object. What differs is the
-shape on the wire and so the field paths some errors carry (docs/versions.md, "v1beta1 and v1beta2").
+shape on the wire, and so the field paths, the order and the printed values of the errors the
+declarative validation reports on the wire version (docs/versions.md, "v1beta1 and v1beta2").
 
 `converted_kind` builds the `KindRules` of such a kind from three parts: the rules of the kind in
 the shape they are written in, a pure conversion of the wire object to that shape, and the mapping
-of the errors found in that shape to the paths the API server reports for the wire version.
+of the errors found in that shape to the errors the API server reports for the wire version.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ ErrorMapper = Callable[[ErrorList], ErrorList]
 
 
 def same_errors(errors: ErrorList) -> ErrorList:
-    """The mapper of a version whose errors carry the paths of the rules' shape (v1beta2 onto v1)."""
+    """The mapper of a version whose errors are those of the rules' shape as they are."""
     return errors
 
 

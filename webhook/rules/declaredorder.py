@@ -16,24 +16,21 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from webhook.field import ErrorList, FieldError
+from webhook.rules.v1.names import LONG_NAME_CASELESS
 
 # `driver` of a configuration's `opaque` part: a DeviceClass's `spec.config[i]`, a claim's
 # `spec.devices.config[i]` (a template's below `spec.spec`) and an allocation's
 # `status.allocation.devices.config[i]`.
-OPAQUE_DRIVER: Final = re.compile(r"(?:.+\.)?config\[\d+\]\.opaque\.driver")
-# ... and the `driver` of an allocation's results as well.
-OPAQUE_OR_RESULT_DRIVER: Final = re.compile(
-    r"(?:.+\.)?config\[\d+\]\.opaque\.driver|status\.allocation\.devices\.results\[\d+\]\.driver"
-)
+OPAQUE_DRIVER: Final = re.compile(r"(?:.+\.)?config\[\d+\]\.opaque\.driver", re.DOTALL)
 
 # kubernetes/api v0.37.0-beta.0: v1beta1 and v1beta2 tag `OpaqueDeviceConfiguration.Driver` `required`,
 # `maxLength=63`, `format=k8s-long-name-caseless` (resource/v1beta1/types.go lines 1540-1542,
 # resource/v1beta2/types.go lines 1686-1688), v1 `required`, format, maxLength (resource/v1/types.go
-# lines 1697-1699); v1beta2 tags `DeviceRequestAllocationResult.Driver` format, `maxLength`, `required`
-# (lines 1933-1935), where v1 and v1beta1 have format, `required`, `maxLength` (v1 lines 1944-1946,
-# v1beta1 lines 1787-1789). `required` short-circuits, so v1 says Invalid then TooLong, the betas
-# TooLong then Invalid.
-_BETA_DRIVER_TAG_ORDER: Final = ("maxLength", "format=k8s-long-name-caseless")
+# lines 1697-1699). `required` short-circuits and goes first, the others keep their written order: v1
+# says Invalid then TooLong, the betas TooLong then Invalid. (`DeviceRequestAllocationResult.Driver`
+# is tagged format, required, maxLength in v1 and v1beta1 and format, maxLength, required in v1beta2:
+# with `required` first, format before maxLength in all three, as v1's generated code runs it.)
+_BETA_DRIVER_TAG_ORDER: Final = ("maxLength", LONG_NAME_CASELESS)
 
 
 def driver_checks_in_beta_tag_order(errors: ErrorList, drivers: re.Pattern[str]) -> ErrorList:

@@ -78,7 +78,7 @@ def merge_validations(
         if error.covered_by_declarative and any(_is_twin(error, twin, normalize) for twin in twins):
             continue
         kept.append(error)
-    return [*kept, *from_declarative(enforced)]
+    return [*kept, *from_declarative(enforced)] if enforced else kept
 
 
 def updated_with_common_fields(new_meta: Any, old_meta: Any, *, namespaced: bool) -> ErrorList:

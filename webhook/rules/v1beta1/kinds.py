@@ -50,12 +50,12 @@ def defaulted_claim_template_to_v1(template: Obj) -> Obj:
     return claim_template_to_v1(defaulted_claim_template(template))
 
 
-def claim_errors_as_v1beta1(errors: ErrorList) -> ErrorList:
+def claim_errors_reported_for_v1beta1(errors: ErrorList) -> ErrorList:
     """A claim's errors as 1.37 reports them for a v1beta1 claim: their paths and shown values."""
     return claim_values_to_v1beta1(claim_errors_to_v1beta1(errors))
 
 
-def claim_template_errors_as_v1beta1(errors: ErrorList) -> ErrorList:
+def claim_template_errors_reported_for_v1beta1(errors: ErrorList) -> ErrorList:
     """A template's errors as 1.37 reports them for a v1beta1 template."""
     return claim_template_values_to_v1beta1(claim_template_errors_to_v1beta1(errors))
 
@@ -70,13 +70,13 @@ RESOURCE_CLAIM: Final = converted_kind(
     V1_DEFAULTED_RESOURCE_CLAIM,
     resource_v1beta1("ResourceClaim"),
     convert=defaulted_claim_to_v1,
-    map_errors=claim_errors_as_v1beta1,
+    map_errors=claim_errors_reported_for_v1beta1,
 )
 RESOURCE_CLAIM_TEMPLATE: Final = converted_kind(
     V1_DEFAULTED_RESOURCE_CLAIM_TEMPLATE,
     resource_v1beta1("ResourceClaimTemplate"),
     convert=defaulted_claim_template_to_v1,
-    map_errors=claim_template_errors_as_v1beta1,
+    map_errors=claim_template_errors_reported_for_v1beta1,
 )
 RESOURCE_SLICE: Final = converted_kind(
     V1_RESOURCE_SLICE,

@@ -33,13 +33,13 @@ from webhook.rules.declaredorder import OPAQUE_DRIVER, driver_checks_in_beta_tag
 from webhook.rules.v1beta1.conversion import BASIC_DEVICE_FIELDS
 
 # A path below a request's `exactly` (group 1 the request, 2 the rest) and below a slice's device
-# (group 1 the device, 2 its field, 3 the rest).
-_CLAIM_EXACT: Final = re.compile(r"(spec\.devices\.requests\[\d+\])\.exactly\.(.+)")
-_TEMPLATE_EXACT: Final = re.compile(r"(spec\.spec\.devices\.requests\[\d+\])\.exactly\.(.+)")
-_SLICE_DEVICE: Final = re.compile(r"(spec\.devices\[\d+\])\.(\w+)(.*)")
+# (group 1 the device, 2 its field, 3 the rest); a map key in a path may hold any character.
+_CLAIM_EXACT: Final = re.compile(r"(spec\.devices\.requests\[\d+\])\.exactly\.(.+)", re.DOTALL)
+_TEMPLATE_EXACT: Final = re.compile(r"(spec\.spec\.devices\.requests\[\d+\])\.exactly\.(.+)", re.DOTALL)
+_SLICE_DEVICE: Final = re.compile(r"(spec\.devices\[\d+\])\.(\w+)(.*)", re.DOTALL)
 # A v1beta1 path below a request (group 1 the request, 2 its field).
-_CLAIM_REQUEST_FIELD: Final = re.compile(r"(spec\.devices\.requests\[\d+\])\.(\w+).*")
-_TEMPLATE_REQUEST_FIELD: Final = re.compile(r"(spec\.spec\.devices\.requests\[\d+\])\.(\w+).*")
+_CLAIM_REQUEST_FIELD: Final = re.compile(r"(spec\.devices\.requests\[\d+\])\.(\w+).*", re.DOTALL)
+_TEMPLATE_REQUEST_FIELD: Final = re.compile(r"(spec\.spec\.devices\.requests\[\d+\])\.(\w+).*", re.DOTALL)
 _BASIC_DEVICE_FIELDS: Final = frozenset(BASIC_DEVICE_FIELDS)
 
 # v1beta1's DeviceRequest in declaration order (kubernetes/api v0.37.0-beta.0, resource/v1beta1/
