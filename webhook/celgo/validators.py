@@ -171,9 +171,9 @@ def go_parse_duration(text: str) -> int | None:
 
 
 def _valid_duration_literal(literal: ast.Literal) -> bool:
-    if literal.kind == "string":
-        return go_parse_duration(str(literal.value)) is not None
-    return literal.kind == "int"
+    # cel-go evaluates the call (`evalCall`); `duration(int)` is declared but always fails:
+    # Int.ConvertToType has no case for durations (common/types/int.go, v0.17.8 to v0.27.0).
+    return literal.kind == "string" and go_parse_duration(str(literal.value)) is not None
 
 
 # --- timestamps (Go time.Parse(time.RFC3339, ...), CEL's range) -----------------------------------
