@@ -110,7 +110,7 @@ class _Planner:
             # `planComprehension`: the accumulator's initial value first, then the range.
             self.plan(expr.accu_init, local)
             self.plan(expr.iter_range, local)
-            inner = local | {expr.iter_var, expr.accu_var, expr.iter_var2 or expr.iter_var}
+            inner = local | {expr.iter_var, expr.accu_var} | ({expr.iter_var2} if expr.iter_var2 else set())
             for part in (expr.loop_condition, expr.loop_step, expr.result):
                 self.plan(part, inner)
             return None
@@ -199,6 +199,16 @@ def convert(function: str, value: Value) -> Value:
     return converted
 
 
+def _int(data: object) -> int:
+    assert isinstance(data, int)  # an int, uint or duration constant
+    return data
+
+
+def _float(data: object) -> float:
+    assert isinstance(data, float)
+    return data
+
+
 def _int_from_string(text: object) -> Value | None:
     """strconv.ParseInt(s, 10, 64)."""
     digits = str(text)
@@ -251,35 +261,35 @@ def _bool_from_string(text: object) -> Value | None:
 
 
 def _int_from_double(number: object) -> Value:
-    value = float(str(number))
+    value = _float(number)
     if math.isnan(value) or math.isinf(value) or value <= -(2.0**63) or value >= 2.0**63:
         raise ProgramError("integer overflow")
     return Value("int", int(value))
 
 
 def _uint_from_double(number: object) -> Value:
-    value = float(str(number))
+    value = _float(number)
     if math.isnan(value) or math.isinf(value) or value < 0 or value >= 2.0**64:
         raise ProgramError("unsigned integer overflow")
     return Value("uint", int(value))
 
 
 def _uint_from_int(number: object) -> Value:
-    value = int(str(number))
+    value = _int(number)
     if value < 0:
         raise ProgramError("unsigned integer overflow")
     return Value("uint", value)
 
 
 def _int_from_uint(number: object) -> Value:
-    value = int(str(number))
+    value = _int(number)
     if value >= _INT64:
         raise ProgramError("integer overflow")
     return Value("int", value)
 
 
 def _timestamp_from_int(seconds: object) -> Value:
-    value = int(str(seconds))
+    value = _int(seconds)
     if not MIN_UNIX_SECONDS <= value <= MAX_UNIX_SECONDS:
         raise ProgramError("timestamp overflow")
     return Value(TIMESTAMP, GoTime(value + UNIX_EPOCH_SECONDS, 0))
@@ -301,7 +311,8 @@ def _duration_from_string(text: object) -> Value | None:
 
 def _string_from_bytes(data: object) -> Value:
     try:
-        return Value("string", bytes(data).decode("utf-8"))  # type: ignore[call-overload]
+        assert isinstance(data, bytes)
+        return Value("string", data.decode("utf-8"))
     except UnicodeDecodeError:
         raise ProgramError("invalid UTF-8 in bytes, cannot convert to string") from None
 
@@ -332,16 +343,21 @@ def go_format_g(number: float) -> str:
 
 def _duration_string(nanoseconds: object) -> Value:
     """strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"."""
-    seconds = int(str(nanoseconds)) / 1e9
+    seconds = _int(nanoseconds) / 1e9
     text = format(Decimal(repr(seconds)), "f")
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return Value("string", text + "s")
 
 
-def _timestamp_string(instant: object) -> Value:
+def _instant(data: object) -> GoTime:
+    assert isinstance(data, GoTime)
+    return data
+
+
+def _timestamp_string(data: object) -> Value:
     """Format(time.RFC3339Nano), in UTC (the offset a parsed timestamp kept changes no verdict)."""
-    assert isinstance(instant, GoTime)
+    instant = _instant(data)
     text = instant.rfc3339_seconds()
     if instant.nanos:
         text = text[:-1] + f".{instant.nanos:09d}".rstrip("0") + "Z"
@@ -358,18 +374,18 @@ _CONVERTERS = {
     ("string", TIMESTAMP): _timestamp_from_string,
     ("double", "int"): _int_from_double,
     ("double", "uint"): _uint_from_double,
-    ("double", "string"): lambda number: Value("string", go_format_g(float(str(number)))),
+    ("double", "string"): lambda number: Value("string", go_format_g(_float(number))),
     ("int", "uint"): _uint_from_int,
-    ("int", "double"): lambda number: Value("double", float(int(str(number)))),
+    ("int", "double"): lambda number: Value("double", float(_int(number))),
     ("int", "string"): lambda number: Value("string", str(number)),
     ("int", TIMESTAMP): _timestamp_from_int,
     ("uint", "int"): _int_from_uint,
-    ("uint", "double"): lambda number: Value("double", float(int(str(number)))),
+    ("uint", "double"): lambda number: Value("double", float(_int(number))),
     ("uint", "string"): lambda number: Value("string", str(number)),
     ("bool", "string"): lambda flag: Value("string", "true" if flag else "false"),
     ("bytes", "string"): _string_from_bytes,
     (DURATION, "int"): lambda nanoseconds: Value("int", nanoseconds),
     (DURATION, "string"): _duration_string,
-    (TIMESTAMP, "int"): lambda instant: Value("int", instant.unix_seconds),  # type: ignore[attr-defined]
+    (TIMESTAMP, "int"): lambda instant: Value("int", _instant(instant).unix_seconds),
     (TIMESTAMP, "string"): _timestamp_string,
 }
