@@ -196,6 +196,11 @@ TYPE_ERRORS = [
         'duration("1x") > duration("1s")',  # duration literal validator (1.29)
         'ERROR: <input>:1:10: invalid duration argument\n | duration("1x") > duration("1s")\n | .........^',
     ),
+    (
+        # cel-go evaluates the call: Int.ConvertToType has no case for durations (v0.17.8 on).
+        'duration(5) > duration("1s")',
+        'ERROR: <input>:1:10: invalid duration argument\n | duration(5) > duration("1s")\n | .........^',
+    ),
 ]
 
 

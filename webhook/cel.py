@@ -68,6 +68,7 @@ from webhook.celgo.decls import (
     device_selector_environment_1_37,
     selector_environment,
 )
+from webhook.celgo.program import program_error
 from webhook.celgo.types import BOOL
 from webhook.field import ErrorList, ErrorType, FieldError, FieldPath, forbidden, internal, invalid, required
 from webhook.release import KUBERNETES_1_31, KUBERNETES_1_37, Release
@@ -249,9 +250,11 @@ def _compile(
     deadline = Deadline(seconds)
     try:
         result = compile_expression(expression, env, deadline)
-        max_cost = None
-        if environment == "1.37" and result.issues is None and _accepted_output(result, environment, stored):
-            max_cost = estimate_device_selector_cost(result, env, deadline)
+        program_failure = max_cost = None
+        if environment != "1.30" and result.issues is None and _accepted_output(result, environment, stored):
+            program_failure = _program_error(result, env)
+            if environment == "1.37" and program_failure is None:
+                max_cost = estimate_device_selector_cost(result, env, deadline)
     except CompileTimeout:
         return SelectorCompilation(expression, stored, timeout_detail, environment=environment)
     except RecursionError:
@@ -274,9 +277,29 @@ def _compile(
             output_type=output,
             environment=environment,
         )
+    if program_failure is not None:
+        return SelectorCompilation(
+            expression,
+            stored,
+            PROGRAM_FAILED + program_failure,
+            internal=True,
+            output_type=output,
+            environment=environment,
+        )
     return SelectorCompilation(
         expression, stored, None, output_type=output, environment=environment, max_cost=max_cost
     )
+
+
+# DRA's `CompileCELExpression` (1.31 and 1.37) builds the program right after the output type check;
+# its error is an internal-type `cel.Error` (`webhook.celgo.program`).
+PROGRAM_FAILED = "program instantiation failed: "
+
+
+def _program_error(result: Compilation, env: Environment) -> str | None:
+    """What `env.Program` refuses in a device selector that compiled (before the cost estimate)."""
+    assert result.parsed is not None and result.types is not None  # it compiled
+    return program_error(result.parsed.expr, result.types, regexp_unicode_aliases=env.regexp_unicode_aliases)
 
 
 def _accepted_output(result: Compilation, environment: str, stored: bool) -> bool:

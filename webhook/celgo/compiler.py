@@ -62,7 +62,12 @@ def compile_expression(text: str, env: Environment, deadline: Deadline | None = 
     if errors:
         return Compilation(None, errors.display())
     validators.validate(
-        parsed, types, errors, overloads=checked.overload_ids, string_format=env.string_format_validator
+        parsed,
+        types,
+        errors,
+        overloads=checked.overload_ids,
+        string_format=env.string_format_validator,
+        regexp_unicode_aliases=env.regexp_unicode_aliases,
     )
     if errors:
         return Compilation(None, errors.display())

@@ -68,6 +68,9 @@ class Environment:
     syntax: Syntax = SYNTAX_V0_17
     # Whether ext.Strings validates `format` calls at compile time (cel-go v0.20 on: 1.31, 1.37).
     string_format_validator: bool = False
+    # Whether regular expressions take Go 1.25's ``\\p{...}`` names (aliases, any case): Kubernetes
+    # 1.37 builds with Go 1.26; 1.30 and 1.31 with Go 1.22 (`webhook.celgo.goregexp`).
+    regexp_unicode_aliases: bool = False
 
     def add_function(self, name: str, *overloads: Overload) -> None:
         self.functions.setdefault(name, Function(name)).merge(list(overloads))
@@ -652,7 +655,7 @@ def device_selector_environment_1_37(*, stored: bool) -> Environment:
         go_antlr_runtime=True,
         has_error_at_argument=True,
     )
-    env = Environment(syntax=modern, string_format_validator=True)
+    env = Environment(syntax=modern, string_format_validator=True, regexp_unicode_aliases=True)
     _standard(env)
     _kubernetes_base(env)  # URLs, regex, lists (v0 and v1 declare the same), authz, quantity
     if stored:

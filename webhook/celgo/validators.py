@@ -14,20 +14,18 @@ They run only on an expression that type-checked without error, in this order:
   and each clause checked against the type of its argument, as `ext/formatting.go` does.
 
 Go semantics are reproduced in Python: `time.ParseDuration`, `time.Parse(time.RFC3339, ...)` with
-CEL's year 1..9999 range, and Go `regexp` syntax (RE2). The regex check uses Python's parser with
-Go's differences applied (no look-around, back-references, atomic groups or possessive repeats;
-``\\pL``/``\\p{Greek}`` classes, ``\\z`` and ``\\Q...\\E`` accepted; repeat counts at most 1000).
+CEL's year 1..9999 range, and Go `regexp` syntax (RE2: `webhook.celgo.goregexp`, a port of Go's
+`regexp/syntax` parser).
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from webhook.celgo import ast
 from webhook.celgo import types as t
+from webhook.celgo.goregexp import go_regexp_error
 from webhook.celgo.parser import ParsedExpression
 from webhook.celgo.source import Errors
 from webhook.celgo.types import CelType
@@ -36,9 +34,6 @@ from webhook.gotime import parse_rfc3339
 _EXEMPT_FROM_HOMOGENEITY = frozenset({"format"})
 
 _Check = Callable[[ast.Literal], bool]
-# Python's own regex parser (private, stable since 3.11): the walkable tree behind `re.compile`.
-sre_parse: Any = importlib.import_module("re._parser")
-sre_constants: Any = importlib.import_module("re._constants")
 
 
 def validate(
@@ -48,13 +43,15 @@ def validate(
     *,
     overloads: dict[int, list[str]] | None = None,
     string_format: bool = False,
+    regexp_unicode_aliases: bool = False,
 ) -> None:
     """Run the validators; `string_format` adds ext.Strings' (cel-go v0.20 on: Kubernetes 1.31, 1.37),
-    which needs the overload ids each call resolved to."""
+    which needs the overload ids each call resolved to; `regexp_unicode_aliases` judges regex literals
+    as Go 1.25 on does (Kubernetes 1.37)."""
     _homogeneous_literals(parsed, types, errors)
     _literal_arguments(parsed, errors, "duration", _valid_duration_literal)
     _literal_arguments(parsed, errors, "timestamp", _valid_timestamp_literal)
-    _literal_arguments(parsed, errors, "matches", _valid_regex_literal)
+    _literal_arguments(parsed, errors, "matches", _VALID_REGEX_LITERAL[regexp_unicode_aliases])
     if string_format:
         _string_format_calls(parsed, types, overloads or {}, errors)
 
@@ -174,9 +171,9 @@ def go_parse_duration(text: str) -> int | None:
 
 
 def _valid_duration_literal(literal: ast.Literal) -> bool:
-    if literal.kind == "string":
-        return go_parse_duration(str(literal.value)) is not None
-    return literal.kind == "int"
+    # cel-go evaluates the call (`evalCall`); `duration(int)` is declared but always fails:
+    # Int.ConvertToType has no case for durations (common/types/int.go, v0.17.8 to v0.27.0).
+    return literal.kind == "string" and go_parse_duration(str(literal.value)) is not None
 
 
 # --- timestamps (Go time.Parse(time.RFC3339, ...), CEL's range) -----------------------------------
@@ -200,50 +197,23 @@ def _valid_timestamp_literal(literal: ast.Literal) -> bool:
 
 # --- regular expressions (Go regexp / RE2 syntax) -------------------------------------------------
 
-_GO_UNICODE_CLASS = re.compile(r"\\[pP](?:\{\^?[A-Za-z_]+\}|[A-Za-z])")
-_GO_QUOTED = re.compile(r"\\Q(.*?)(?:\\E|\Z)", re.S)
-_MAX_REPEAT = 1000
+
+def go_regexp_is_valid(pattern: str, *, unicode_aliases: bool = False) -> bool:
+    """Whether Go's `regexp.Compile` accepts `pattern` (`webhook.celgo.goregexp`; `unicode_aliases`:
+    the ``\\p{...}`` names of Go 1.25 on, which Kubernetes 1.37 builds with)."""
+    return go_regexp_error(pattern, unicode_aliases=unicode_aliases) is None
 
 
-def go_regexp_is_valid(pattern: str) -> bool:
-    """Whether Go's `regexp.Compile` accepts `pattern` (RE2 syntax)."""
-    text = _GO_QUOTED.sub(lambda m: re.escape(m.group(1)), pattern)
-    text = _GO_UNICODE_CLASS.sub("a", text).replace("\\z", "\\Z")
-    try:
-        tree = sre_parse.parse(text)
-    except (re.error, OverflowError, RecursionError):
-        return False
-    return _re2_compatible(tree)
+def _regex_literal_check(unicode_aliases: bool) -> _Check:
+    def valid(literal: ast.Literal) -> bool:
+        if literal.kind != "string":
+            return True
+        return go_regexp_is_valid(str(literal.value), unicode_aliases=unicode_aliases)
+
+    return valid
 
 
-def _re2_compatible(tree: Any) -> bool:
-    """Walk Python's parse of a pattern for what Go's RE2 syntax lacks."""
-    c = sre_constants
-    unsupported = {c.ASSERT, c.ASSERT_NOT, c.GROUPREF, c.GROUPREF_EXISTS, c.GROUPREF_IGNORE}
-    unsupported |= {getattr(c, name) for name in ("ATOMIC_GROUP", "POSSESSIVE_REPEAT") if hasattr(c, name)}
-    stack: list[Any] = [tree]
-    while stack:
-        node = stack.pop()
-        items = list(node) if isinstance(node, (list, tuple)) or hasattr(node, "data") else []
-        for item in items:
-            if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], c._NamedIntConstant):
-                op, argument = item
-                if op in unsupported:
-                    return False
-                if op in (c.MAX_REPEAT, c.MIN_REPEAT):
-                    low, high = argument[0], argument[1]
-                    if low > _MAX_REPEAT or (high != c.MAXREPEAT and high > _MAX_REPEAT):
-                        return False
-                stack.append(argument)
-            elif isinstance(item, (list, tuple)) or hasattr(item, "data"):
-                stack.append(item)
-    return True
-
-
-def _valid_regex_literal(literal: ast.Literal) -> bool:
-    if literal.kind != "string":
-        return True
-    return go_regexp_is_valid(str(literal.value))
+_VALID_REGEX_LITERAL = {False: _regex_literal_check(False), True: _regex_literal_check(True)}
 
 
 # --- string format calls (cel-go ext/formatting.go `stringFormatValidator`) ------------------------
