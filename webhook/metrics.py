@@ -98,13 +98,13 @@ class ReviewTally:
             return
         seconds, buckets = self.seconds, self.buckets
         self.seconds, self.buckets = 0.0, [0] * len(buckets)
-        self.requests.inc(count)
         # What `count` calls of `Histogram.observe` write, in one write per value (prometheus_client
         # has no public call for several observations; tests/test_metrics.py compares the two).
         self.duration._sum.inc(seconds)
         for value, observed in zip(self.duration._buckets, buckets, strict=True):
             if observed:
                 value.inc(observed)
+        self.requests.inc(count)  # last: see `Metrics.flush`
 
 
 class _FlushOnCollect(Collector):
@@ -334,11 +334,12 @@ class Metrics:
 
         Until then a review's counts live only in this process's memory: a scrape shows them after
         the flush that follows the answer (a scrape of this registry flushes first), and a worker
-        killed without a chance to flush loses them."""
+        killed without a chance to flush loses them.
+
+        The requests are written last: another process's scrape (the supervisor reads every worker's
+        files) that sees a review counted sees its denial causes, warnings and internal errors too."""
         if self._in_flight_source is not None:
             self.in_flight.set(self._in_flight_source())
-        for tally in self._tallies.values():
-            tally.flush()
         causes, self._pending_causes = self._pending_causes, {}
         for labels, count in causes.items():
             self.denial_causes.labels(*labels).inc(count)
@@ -348,6 +349,8 @@ class Metrics:
         internal_errors, self._pending_internal_errors = self._pending_internal_errors, {}
         for kind_labels, count in internal_errors.items():
             self.internal_errors.labels(*kind_labels).inc(count)
+        for tally in self._tallies.values():
+            tally.flush()
 
     def observe_certificate(self, *, reloads: int, reload_errors: int, not_after_timestamp: float) -> None:
         """Bring the certificate instruments up to the reloader's running counts."""
