@@ -46,6 +46,7 @@ ACCEPTED_BY_GO = [
     "(?:[a-z]{4}){0,250}",  # nested repeat product 1000, at the limit
     "((((((((((x{2}){2}){2}){2}){2}){2}){2}){2}){2}))",
     "(" * 999 + ")" * 999,
+    "(" * 330 + "a" + ")" * 330 + "{2}",  # a repeat over deep nesting: checked without recursion
     "(?:" * 999 + ")*" * 999,
     "(" + "|" * 12345 + ")",
 ]

@@ -40,6 +40,10 @@ def program_failed(err: str) -> list[tuple[ErrorType, str]]:
 
 CONVERSION_FAILURES = [
     ('int("abc") == 1', "type conversion error from 'string' to 'int'"),
+    # An underscore only between digits, or after a base prefix (strconv's underscoreOK).
+    ('double("1__2") == 1.0', "type conversion error from 'string' to 'double'"),
+    ('double("123_.5") == 1.0', "type conversion error from 'string' to 'double'"),
+    ('double("_1") == 1.0', "type conversion error from 'string' to 'double'"),
     ('int("1.5") == 1', "type conversion error from 'string' to 'int'"),
     ('int("9223372036854775808") == 1', "type conversion error from 'string' to 'int'"),
     ("uint(-1) == 1u", "unsigned integer overflow"),
@@ -51,7 +55,6 @@ CONVERSION_FAILURES = [
     ('double("x") == 1.0', "type conversion error from 'string' to 'double'"),
     ('double("1e400") == 1.0', "type conversion error from 'string' to 'double'"),
     ('double(" 1") == 1.0', "type conversion error from 'string' to 'double'"),
-    ('double("1_0") == 1.0', "type conversion error from 'string' to 'double'"),
     ("int(1e100) == 1", "integer overflow"),
     ("int(9223372036854775807.0) == 1", "integer overflow"),
     ('string(b"\\xff") == ""', "invalid UTF-8 in bytes, cannot convert to string"),
@@ -137,6 +140,8 @@ def test_the_regexp_of_the_releases_go_judges_the_pattern() -> None:
         "uint(string(5.0)) == 5u",
         'string(duration("1h")) == "3600s"',
         'double("0x1p-2") == 0.25',
+        # strconv.ParseFloat takes Go's digit separators (atof_test.go: "1_23.50_0_0e+1_2").
+        'double("1_23.50_0_0e+1_2") == 123500000000000.0 && double("0x_1p0") == 1.0',
         'bool("T") && !bool("0")',
         'int(timestamp("1970-01-01T00:00:01Z")) == 1',
         '[1, 2][dyn(1)] == 2 && {"a": 1}[dyn("a")] == 1',
@@ -240,7 +245,9 @@ def test_doubles_print_as_go_percent_g(number: float, text: str) -> None:
         ("+nan", None),
         ("infin", None),
         (" 1", None),
-        ("1_000", None),
+        ("1_000", 1000.0),  # Go's digit separators
+        ("1__000", None),
+        ("0x_1p-2", 0.25),
         ("", None),
     ],
 )

@@ -157,18 +157,23 @@ def _next_rune(s: str) -> tuple[str, str]:
 
 
 def _repeat_is_valid(node: _Node, n: int) -> bool:
-    """`repeatIsValid`: the product of nested repeat counts stays within `n` copies."""
-    if node.kind == REPEAT:
-        m = node.max
-        if m == 0:
-            return True
-        if m < 0:
-            m = node.min
-        if m > n:
-            return False
-        if m > 0:
-            n //= m
-    return all(_repeat_is_valid(sub, n) for sub in node.subs)
+    """`repeatIsValid`: the product of nested repeat counts stays within `n` copies. Go recurses;
+    this walks with a stack of its own, as a pattern may nest up to 1000 deep (`maxHeight`)."""
+    pending = [(node, n)]
+    while pending:
+        node, n = pending.pop()
+        if node.kind == REPEAT:
+            m = node.max
+            if m == 0:
+                continue
+            if m < 0:
+                m = node.min
+            if m > n:
+                return False
+            if m > 0:
+                n //= m
+        pending.extend((sub, n) for sub in node.subs)
+    return True
 
 
 class _Parser:

@@ -56,8 +56,9 @@ _GO_VALUE_TYPES = {
 _QUALIFIER_TYPES = frozenset({"string", "int", "uint", "bool", "double"})
 _INT64 = 1 << 63
 _UINT64 = 1 << 64
-# What strconv.ParseFloat reads besides inf and nan (Python's float() also takes spaces and "_").
-_FLOAT_CHARACTERS = frozenset("0123456789.eE+-xXpPabcdfABCDF")
+# What strconv.ParseFloat reads besides inf and nan (Python's float() also takes spaces), its digit
+# separators checked apart (`underscores_ok`).
+_FLOAT_CHARACTERS = frozenset("0123456789.eE+-xXpPabcdfABCDF_")
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +237,10 @@ def go_parse_float(text: str) -> float | None:
         return float(text)
     if not body or not set(body) <= _FLOAT_CHARACTERS or lowered.startswith(("inf", "nan")):
         return None
+    if "_" in body:
+        if not underscores_ok(text):
+            return None
+        text, lowered = text.replace("_", ""), lowered.replace("_", "")
     hexadecimal = lowered.startswith("0x")
     if hexadecimal and "p" not in lowered:
         return None  # a hexadecimal mantissa needs its p exponent
@@ -244,6 +249,28 @@ def go_parse_float(text: str) -> float | None:
     except (ValueError, OverflowError):
         return None
     return None if math.isinf(number) else number
+
+
+def underscores_ok(text: str) -> bool:
+    """strconv's `underscoreOK` (atoi.go): an underscore only between digits, or between a base
+    prefix and a digit (Go's digit separators, which ParseFloat accepts: ``1_000.5``, ``0x_1p0``)."""
+    saw = "^"  # ^ the start, 0 a digit or base prefix, _ an underscore, ! anything else
+    body = text[1:] if text[:1] in ("+", "-") else text
+    start, hexadecimal = 0, False
+    if len(body) >= 2 and body[0] == "0" and body[1].lower() in ("b", "o", "x"):
+        start, saw, hexadecimal = 2, "0", body[1].lower() == "x"
+    for char in body[start:]:
+        if "0" <= char <= "9" or (hexadecimal and "a" <= char.lower() <= "f"):
+            saw = "0"
+        elif char == "_":
+            if saw != "0":
+                return False
+            saw = "_"
+        elif saw == "_":
+            return False
+        else:
+            saw = "!"
+    return saw != "_"
 
 
 def _double_from_string(text: object) -> Value | None:
