@@ -47,6 +47,10 @@ ACCEPTED_BY_GO = [
     "((((((((((x{2}){2}){2}){2}){2}){2}){2}){2}){2}))",
     "(" * 999 + ")" * 999,
     "(" * 330 + "a" + ")" * 330 + "{2}",  # a repeat over deep nesting: checked without recursion
+    # Go's parser merges `.|a` into one class and a run of empty alternatives into one empty match
+    # (parse_test.go: "a|." -> dot{}, "|" -> emp{}): one level, at the limit of 1000.
+    "(" * 999 + ".|a" + ")" * 999,
+    "(" * 999 + "(?:|)" + ")" * 999,
     "(?:" * 999 + ")*" * 999,
     "(" + "|" * 12345 + ")",
 ]
@@ -103,6 +107,8 @@ REJECTED_BY_GO = [
     ("(a|b", go_error("missing closing )", "(a|b")),
     ("a|b)", go_error("unexpected )", "a|b)")),
     ("(" * 1000 + ")" * 1000, go_error("expression nests too deeply", "(" * 1000 + ")" * 1000)),
+    # A two-rune literal is no class: `ab|c` stays an alternation, one level more.
+    ("(" * 999 + "ab|c" + ")" * 999, go_error("expression nests too deeply", "(" * 999 + "ab|c" + ")" * 999)),
 ]
 
 

@@ -135,6 +135,7 @@ class _Node:
     capture: bool = False  # a LEFT_PAREN that opens a capturing group
     fold: bool = False  # a LITERAL under (?i), or the flags saved by a LEFT_PAREN
     height: int = 1
+    runes: int = 1  # a LITERAL's length: a run of literals is one node in Go
 
 
 def _is_alnum(c: str) -> bool:
@@ -230,7 +231,7 @@ class _Parser:
         self.push(self.new(EMPTY) if not subs else self._collapse(subs, CONCAT))
 
     def alternate(self) -> None:
-        subs = self._above_pseudo()
+        subs = _without_empty_runs(self._above_pseudo())
         self.push(self.new(EMPTY) if not subs else self._collapse(subs, ALTERNATE))
 
     def swap_vertical_bar(self) -> bool:
@@ -298,7 +299,10 @@ class _Parser:
             elif c == ")":
                 self.right_paren()
                 t = t[1:]
-            elif c in "^$.":
+            elif c == ".":
+                self.op(CHAR_CLASS)  # OpAnyCharNotNL or OpAnyChar: a class to `isCharClass`
+                t = t[1:]
+            elif c in "^$":
                 self.op(LEAF)
                 t = t[1:]
             elif c == "[":
@@ -449,7 +453,8 @@ class _Parser:
 
 
 def _is_char_class(*nodes: _Node) -> bool:
-    return all(node.kind in (LITERAL, CHAR_CLASS) for node in nodes)
+    """`isCharClass`: a one-rune literal, a class, or `.` (OpAnyCharNotNL, OpAnyChar)."""
+    return all((node.kind == LITERAL and node.runes == 1) or node.kind == CHAR_CLASS for node in nodes)
 
 
 def _merge_literal_runs(subs: list[_Node]) -> list[_Node]:
@@ -457,9 +462,19 @@ def _merge_literal_runs(subs: list[_Node]) -> list[_Node]:
     out: list[_Node] = []
     for sub in subs:
         if out and sub.kind == LITERAL and out[-1].kind == LITERAL and out[-1].fold == sub.fold:
+            out[-1] = _Node(LITERAL, fold=sub.fold, runes=out[-1].runes + sub.runes)
             continue
         out.append(sub)
     return out
+
+
+def _without_empty_runs(subs: list[_Node]) -> list[_Node]:
+    """`factor`'s round 4: a run of empty alternatives is one empty match."""
+    return [
+        sub
+        for i, sub in enumerate(subs)
+        if not (sub.kind == EMPTY and i + 1 < len(subs) and subs[i + 1].kind == EMPTY)
+    ]
 
 
 def _check_utf8(s: str) -> None:
