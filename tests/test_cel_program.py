@@ -17,8 +17,8 @@ import pytest
 
 from webhook import cel, review_manifest
 from webhook.cel import validate_device_selector
-from webhook.celgo.program import go_format_g, go_parse_float
-from webhook.field import ROOT, ErrorType
+from webhook.celgo.program import go_parse_float
+from webhook.field import ROOT, ErrorType, go_float
 from webhook.release import KUBERNETES_1_31, KUBERNETES_1_37, Release
 
 PATH = ROOT.child("spec", "selectors").index(0).child("cel", "expression")
@@ -226,7 +226,7 @@ def test_1_37_builds_the_program_before_estimating_the_cost() -> None:
     ],
 )
 def test_doubles_print_as_go_percent_g(number: float, text: str) -> None:
-    assert go_format_g(number) == text
+    assert go_float(number) == text
 
 
 @pytest.mark.parametrize(

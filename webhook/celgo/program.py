@@ -33,6 +33,7 @@ from webhook.celgo import ast
 from webhook.celgo.goregexp import go_regexp_error
 from webhook.celgo.types import CelType, Kind
 from webhook.celgo.validators import MAX_UNIX_SECONDS, MIN_UNIX_SECONDS, go_parse_duration
+from webhook.field import go_float
 from webhook.gotime import UNIX_EPOCH_SECONDS, GoTime, parse_rfc3339
 
 CONVERSIONS = frozenset(
@@ -344,30 +345,6 @@ def _string_from_bytes(data: object) -> Value:
         raise ProgramError("invalid UTF-8 in bytes, cannot convert to string") from None
 
 
-def go_format_g(number: float) -> str:
-    """fmt.Sprintf("%g", f) for a float64 (strconv 'g', precision -1): the shortest digits, in
-    exponent form (two exponent digits at least) when the exponent is below -4 or at least 6."""
-    if math.isnan(number):
-        return "NaN"
-    if math.isinf(number):
-        return "+Inf" if number > 0 else "-Inf"
-    if number == 0:
-        return "-0" if math.copysign(1.0, number) < 0 else "0"
-    sign, digits, exponent = Decimal(repr(number)).normalize().as_tuple()
-    text = "".join(map(str, digits))
-    point = len(text) + int(exponent)  # digits before the decimal point
-    exp = point - 1
-    prefix = "-" if sign else ""
-    if exp < -4 or exp >= 6:
-        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
-        return f"{prefix}{mantissa}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
-    if point <= 0:
-        return f"{prefix}0.{'0' * -point}{text}"
-    if point >= len(text):
-        return f"{prefix}{text}{'0' * (point - len(text))}"
-    return f"{prefix}{text[:point]}.{text[point:]}"
-
-
 def _duration_string(nanoseconds: object) -> Value:
     """strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"."""
     seconds = _int(nanoseconds) / 1e9
@@ -401,7 +378,7 @@ _CONVERTERS = {
     ("string", TIMESTAMP): _timestamp_from_string,
     ("double", "int"): _int_from_double,
     ("double", "uint"): _uint_from_double,
-    ("double", "string"): lambda number: Value("string", go_format_g(_float(number))),
+    ("double", "string"): lambda number: Value("string", go_float(_float(number))),
     ("int", "uint"): _uint_from_int,
     ("int", "double"): lambda number: Value("double", float(_int(number))),
     ("int", "string"): lambda number: Value("string", str(number)),
