@@ -14,25 +14,21 @@ values and never change what they are given.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
+
+from webhook.rules.kinds import Obj
 
 EXACT_COUNT: Final = "ExactCount"
 DEFAULT_TOLERATION_OPERATOR: Final = "Equal"
 
-
-def defaulted_claim_spec(spec: Any) -> Any:
-    """A ResourceClaimSpec with its requests defaulted (anything that is not an object is returned
-    as it is: the rules read it as Go would decode it)."""
-    if not isinstance(spec, dict):
-        return spec
-    devices = spec.get("devices")
-    if not isinstance(devices, dict) or not isinstance(devices.get("requests"), list):
-        return spec
-    requests = [_defaulted_request(request) for request in devices["requests"]]
-    return {**spec, "devices": {**devices, "requests": requests}}
+# The defaulter of one request of a claim spec: v1's (`defaulted_request`), or that of the apiVersion
+# the claim came in (v1beta1's, `webhook.rules.v1beta1.defaults`).
+RequestDefaulter = Callable[[Any], Any]
 
 
-def _defaulted_request(request: Any) -> Any:
+def defaulted_request(request: Any) -> Any:
+    """A v1 DeviceRequest: its `exactly` and its subrequests."""
     if not isinstance(request, dict):
         return request
     defaulted = dict(request)
@@ -41,6 +37,40 @@ def _defaulted_request(request: Any) -> Any:
     if isinstance(request.get("firstAvailable"), list):
         defaulted["firstAvailable"] = [defaulted_device_request(sub) for sub in request["firstAvailable"]]
     return defaulted
+
+
+def defaulted_claim(claim: Obj, default_request: RequestDefaulter = defaulted_request) -> Obj:
+    """The claim as the defaulters leave it: its spec's requests (`default_request` each), its
+    allocation results' tolerations."""
+    defaulted = dict(claim)
+    if "spec" in claim:
+        defaulted["spec"] = defaulted_claim_spec(claim["spec"], default_request)
+    if "status" in claim:
+        defaulted["status"] = defaulted_claim_status(claim["status"])
+    return defaulted
+
+
+def defaulted_template(
+    template: Obj, default_request: RequestDefaulter = defaulted_request
+) -> dict[str, Any]:
+    """The template as the defaulters leave it: the requests of its claim spec at `spec.spec`."""
+    defaulted = dict(template)
+    spec = template.get("spec")
+    if isinstance(spec, dict) and "spec" in spec:
+        defaulted["spec"] = {**spec, "spec": defaulted_claim_spec(spec["spec"], default_request)}
+    return defaulted
+
+
+def defaulted_claim_spec(spec: Any, default_request: RequestDefaulter = defaulted_request) -> Any:
+    """A ResourceClaimSpec with its requests defaulted (anything that is not an object is returned
+    as it is: the rules read it as Go would decode it)."""
+    if not isinstance(spec, dict):
+        return spec
+    devices = spec.get("devices")
+    if not isinstance(devices, dict) or not isinstance(devices.get("requests"), list):
+        return spec
+    requests = [default_request(request) for request in devices["requests"]]
+    return {**spec, "devices": {**devices, "requests": requests}}
 
 
 def defaulted_device_request(request: Any) -> Any:

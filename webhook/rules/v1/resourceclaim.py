@@ -47,7 +47,7 @@ from webhook.rules.v1.allocation import (
     validate_reserved_for,
 )
 from webhook.rules.v1.claimspec import validate_claim_spec
-from webhook.rules.v1.defaults import defaulted_claim_spec, defaulted_claim_status
+from webhook.rules.v1.defaults import defaulted_claim
 from webhook.rules.v1.devices import gather_request_names
 from webhook.rules.v1.lifecycle import created_meta_errors, merge_validations, updated_with_common_fields
 from webhook.rules.values import mapping, optional_mapping, sequence
@@ -58,16 +58,6 @@ RESERVED_WITHOUT_ALLOCATION_MSG: Final = "may not be specified when `allocated` 
 RESERVED_WHILE_DELETED_MSG: Final = (
     "new entries may not be added while `deallocationRequested` or `deletionTimestamp` are set"
 )
-
-
-def defaulted_claim(claim: Obj) -> Obj:
-    """The claim as the v1 defaulters leave it (the claim itself when no default applies)."""
-    defaulted = dict(claim)
-    if "spec" in claim:
-        defaulted["spec"] = defaulted_claim_spec(claim["spec"])
-    if "status" in claim:
-        defaulted["status"] = defaulted_claim_status(claim["status"])
-    return defaulted
 
 
 # --- create and update --------------------------------------------------------------------------------

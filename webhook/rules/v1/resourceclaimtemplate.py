@@ -17,7 +17,7 @@ validates what changed in `spec.spec`. The template has no status.
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from webhook.field import ROOT, ErrorList, invalid
 from webhook.rules import meta
@@ -25,20 +25,11 @@ from webhook.rules.equality import semantic_equal
 from webhook.rules.kinds import KindRules, Obj
 from webhook.rules.v1 import RELEASE, declared, gojson, resource_v1, shapes
 from webhook.rules.v1.claimspec import validate_claim_spec
-from webhook.rules.v1.defaults import defaulted_claim_spec
+from webhook.rules.v1.defaults import defaulted_template
 from webhook.rules.v1.lifecycle import created_meta_errors, merge_validations, updated_with_common_fields
 from webhook.rules.values import mapping
 
 _SPEC = ROOT.child("spec")
-
-
-def defaulted_template(template: Obj) -> dict[str, Any]:
-    """The template as the v1 defaulters leave it (its claim spec's requests)."""
-    defaulted = dict(template)
-    spec = template.get("spec")
-    if isinstance(spec, dict) and "spec" in spec:
-        defaulted["spec"] = {**spec, "spec": defaulted_claim_spec(spec["spec"])}
-    return defaulted
 
 
 def validate_resource_claim_template(template: Obj) -> ErrorList:

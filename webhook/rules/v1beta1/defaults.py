@@ -28,7 +28,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from webhook.rules.kinds import Obj
-from webhook.rules.v1.defaults import defaulted_claim_status, defaulted_device_request, defaulted_tolerations
+from webhook.rules.v1 import defaults as v1_defaults
+from webhook.rules.v1.defaults import defaulted_device_request, defaulted_tolerations
 from webhook.rules.values import text
 
 
@@ -37,33 +38,19 @@ def defaulted_claim(claim: Obj) -> Obj:
     results (the status has v1's shape)."""
     if not isinstance(claim, Mapping):
         return claim
-    defaulted = dict(claim)
-    if "spec" in claim:
-        defaulted["spec"] = defaulted_claim_spec(claim["spec"])
-    if "status" in claim:
-        defaulted["status"] = defaulted_claim_status(claim["status"])
-    return defaulted
+    return v1_defaults.defaulted_claim(claim, defaulted_request)
 
 
 def defaulted_claim_template(template: Obj) -> Obj:
     """`SetObjectDefaults_ResourceClaimTemplate`: the requests of the claim spec at `spec.spec`."""
     if not isinstance(template, Mapping):
         return template
-    spec = template.get("spec")
-    if not isinstance(spec, Mapping) or "spec" not in spec:
-        return template
-    return {**template, "spec": {**spec, "spec": defaulted_claim_spec(spec["spec"])}}
+    return v1_defaults.defaulted_template(template, defaulted_request)
 
 
 def defaulted_claim_spec(spec: Any) -> Any:
     """A v1beta1 ResourceClaimSpec with its requests defaulted."""
-    if not isinstance(spec, dict):
-        return spec
-    devices = spec.get("devices")
-    if not isinstance(devices, dict) or not isinstance(devices.get("requests"), list):
-        return spec
-    requests = [defaulted_request(request) for request in devices["requests"]]
-    return {**spec, "devices": {**devices, "requests": requests}}
+    return v1_defaults.defaulted_claim_spec(spec, defaulted_request)
 
 
 def defaulted_request(request: Any) -> Any:
