@@ -21,8 +21,13 @@ ObjectKey = tuple[str, str, str, str]  # group, kind, namespace, name
 
 def object_key(item: ManifestObject, rules: KindRules | None, request_namespace: str) -> ObjectKey:
     """How an object is matched with its old version: group, kind, namespace and name."""
-    namespace = effective_namespace(item.namespace, rules, request_namespace)
-    return (item.gvk.group, item.kind, namespace, item.name)
+    return _key(item.gvk.group, item.kind, item.namespace, item.name, rules, request_namespace)
+
+
+def _key(
+    group: str, kind: str, namespace: str, name: str, rules: KindRules | None, request_namespace: str
+) -> ObjectKey:
+    return (group, kind, effective_namespace(namespace, rules, request_namespace), name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +48,7 @@ class OldObjects:
         """The `object_key` of an object given, from what its result says of it."""
         group, _, version = api_version.rpartition("/")
         rules = registry.get(GroupVersionKind(group, version, kind))
-        return (group, kind, effective_namespace(namespace, rules, self.request_namespace), name)
+        return _key(group, kind, namespace, name, rules, self.request_namespace)
 
     def not_given(self, given: Iterable[ObjectKey]) -> list[tuple[str, ObjectKey]]:
         """The `resource.k8s.io` objects among these whose key no object given has, with their
