@@ -8,6 +8,8 @@ process (a benchmark-only experiment: the answers of the switched-off variants a
 webhook's):
 
 * full          -- nothing switched off;
+* no-structural-check -- the judge built without the structural check
+                   (`PolicySettings.structural_check=False`): the rules judge the objects as sent;
 * no-judge      -- `Judge.judge` answers "allowed" at once (no structural check, rules, denials, and
                    so no decision log lines);
 * ...-no-guard  -- and the connection guard (head/write deadlines, connection limit) is not installed;
@@ -15,7 +17,8 @@ webhook's):
 * ...-no-metrics -- and no Prometheus observations;
 * echo          -- bench/echo.py, the ceiling of the stack.
 
-The difference between two rows is what the switched-off part costs per review. CPU time per review
+The difference between two rows is what the switched-off part costs per review (each row after
+no-structural-check switches off what the row before it did, and more). CPU time per review
 is read from /proc (server process only); each variant runs `--repeat` times and the run other
 processes disturbed least is kept.
 """
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import ssl
 import subprocess
@@ -51,6 +55,7 @@ from webhook.tls import ensure_development_certificates  # noqa: E402
 
 VARIANTS: dict[str, tuple[str, ...]] = {
     "full": (),
+    "no-structural-check": ("structural",),
     "no-judge": ("judge",),
     "no-judge-no-guard": ("judge", "guard"),
     "no-judge-no-guard-no-timeout": ("judge", "guard", "timeout"),
@@ -67,7 +72,15 @@ def switch_off(parts: set[str]) -> None:
 
     from webhook import admission, metrics
     from webhook.server import process
+    from webhook.settings import PolicySettings
 
+    if "structural" in parts:
+        build = admission.Judge.build
+
+        def build_unchecked(policy: PolicySettings | None = None) -> admission.Judge:
+            return build(dataclasses.replace(policy or PolicySettings(), structural_check=False))
+
+        admission.Judge.build = staticmethod(build_unchecked)  # type: ignore[method-assign]
     if "judge" in parts:
         admission.Judge.judge = lambda self, request: admission.allowed()  # type: ignore[method-assign]
     if "guard" in parts:
@@ -76,7 +89,7 @@ def switch_off(parts: set[str]) -> None:
             def __init__(self, app: web.Application, *, guard: Any, **kwargs: Any) -> None:
                 super().__init__(app, **kwargs)
 
-        process.GuardedAppRunner = UnguardedAppRunner  # type: ignore[misc, assignment]
+        process.GuardedAppRunner = UnguardedAppRunner  # type: ignore[attr-defined, assignment]
     if "timeout" in parts:
         asyncio.timeout = lambda delay: contextlib.nullcontext()  # type: ignore[assignment, return-value]
     if "metrics" in parts:
